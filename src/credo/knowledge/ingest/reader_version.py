@@ -191,4 +191,6 @@
 #     belief (dupes92)
 # 94: a header cut at the signature cap keeps its return annotation (openai's overloads of
 #     `create` differ past the cut: one text, the later overloads in no belief; dupes92)
-READER_VERSION = 94
+# 95: an image mark (\x01, \x02) written in Markdown text reads as a space, not nothing
+#     ("00\x020_" read "000_", a word its line does not hold)
+READER_VERSION = 95
