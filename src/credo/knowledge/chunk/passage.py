@@ -27,11 +27,11 @@ paragraph that explains. So consecutive chunks of one section are joined into pa
   ("`test-skip` › Examples"): the same text is one belief, which ingest anchors at its first
   occurrence, so the later section, its examples' words and its lines were never found.
 - Code definitions of one file with the same text (``def __init__(self)`` in two classes)
-  each lead with their owners' names, up to the first that tells them apart (``Reader ›
-  def __init__(self)``, ``Writer › def __init__(self)``): the later copy, its body's words
-  and its lines were in no belief. Every copy is led, the first too, so no copy's owner
-  weighs in its text where a unique method's does not (only the first copy led cost
-  nothing more on the benches, and would mark one copy as the plain one).
+  each lead with their owners' names, every copy at one depth, the shortest that tells them
+  all apart (``Reader › def __init__(self)``, ``Writer › def __init__(self)``; ``A › run ›
+  def inner()``): the later copy, its body's words and its lines were in no belief. Every
+  copy is led, the first too, so no copy's owner weighs in its text where a unique
+  method's does not, and no copy's text hangs on another's (review92).
 - Any other passage of one file with the same text (a changelog's note repeated under two
   versions; a docstring paragraph of a method and of its async twin) leads with the
   shortest run of its section titles that no copy of another trail ends with, the first
