@@ -220,15 +220,22 @@ def fetch(corpus: Corpus) -> Path:
     return root
 
 
+def corpus_names(corpora: str) -> list[str]:
+    """The names in the comma-separated ``corpora``; exits naming the known ones when one
+    is not a docs bench corpus (a name of another set ran nothing and said nothing: pass its
+    tree with --tree)."""
+    names = [n for n in corpora.split(",") if n]
+    if unknown := sorted(set(names) - {corpus.name for corpus in CORPORA}):
+        known = ", ".join(corpus.name for corpus in CORPORA)
+        raise SystemExit(f"not a docs bench corpus: {', '.join(unknown)} (known: {known})")
+    return names
+
+
 def bench_work(corpora: str, trees: list[str]) -> list[tuple[str, Path, list[str]]]:
     """(name, root, files) to ingest: the bench corpora named in the comma-separated
     ``corpora`` (every one when empty), then each folder of ``trees`` whole, named by its
     whole path (two trees may share a folder name)."""
-    names = [n for n in corpora.split(",") if n]
-    if unknown := sorted(set(names) - {corpus.name for corpus in CORPORA}):
-        # (a name of another set ran nothing and said nothing: pass its tree with --tree)
-        known = ", ".join(corpus.name for corpus in CORPORA)
-        raise SystemExit(f"not a docs bench corpus: {', '.join(unknown)} (known: {known})")
+    names = corpus_names(corpora)
     work: list[tuple[str, Path, list[str]]] = []
     for corpus in CORPORA:
         if not names or corpus.name in names:

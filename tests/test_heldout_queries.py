@@ -267,3 +267,12 @@ def test_bench_work_refuses_a_corpus_it_does_not_hold() -> None:
 
     with pytest.raises(SystemExit, match="not a docs bench corpus: pip"):
         bench_work("flask,pip", [])
+
+
+def test_ingest_instructions_refuses_a_corpus_it_does_not_hold(tmp_path: Path) -> None:
+    # `--corpora flask,black,axios,scrapy` counted three and skipped scrapy in silence
+    # (stop 64): it stops before counting anything.
+    from bench.ingest_instructions import main
+
+    with pytest.raises(SystemExit, match="not a docs bench corpus: scrapy"):
+        main([str(tmp_path), "--corpora", "flask,scrapy"])
