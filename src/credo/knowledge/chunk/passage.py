@@ -47,7 +47,7 @@ incremental (an unchanged passage has the same text, hence the same belief).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from credo.knowledge.chunk.example import example_words
 from credo.knowledge.chunk.model import Chunk, unique, with_heading_index
@@ -130,14 +130,9 @@ def _definitions_told_apart(out: list[Chunk]) -> list[Chunk]:
     ``A › run › def inner()`` and ``B › run › def inner()``, never ``run › def inner()``
     for the first (review92). Copies no run tells apart (a class written twice) each take
     the shortest run still free, as the first did."""
-    texts = [chunk.text for chunk in out if chunk.role == "definition"]
-    if len(texts) == len(set(texts)):
+    copies = _repeated(out, lambda chunk: chunk.role == "definition")
+    if not copies:
         return out
-    repeated = {text for text, count in Counter(texts).items() if count > 1}
-    copies: dict[str, list[int]] = {}
-    for index, chunk in enumerate(out):
-        if chunk.role == "definition" and chunk.text in repeated:
-            copies.setdefault(chunk.text, []).append(index)
     taken = {chunk.text for chunk in out}
     for text, indexes in copies.items():
         outers = [out[index].section[:-1] for index in indexes]  # (its name is its signature's)
@@ -167,14 +162,9 @@ def _copies_told_apart(out: list[Chunk]) -> list[Chunk]:
     one trail lead alike (one belief among them); when every copy has one trail, nothing
     tells them apart and they stay as they are. A configuration key or title the text's
     first line names already is not repeated before it."""
-    texts = Counter(chunk.text for chunk in out if chunk.role not in _UNLED)
-    if len(texts) == sum(texts.values()):
+    copies = _repeated(out, lambda chunk: chunk.role not in _UNLED)
+    if not copies:
         return out
-    repeated = {text for text, count in texts.items() if count > 1}
-    copies: dict[str, list[int]] = {}
-    for index, chunk in enumerate(out):
-        if chunk.role not in _UNLED and chunk.text in repeated:
-            copies.setdefault(chunk.text, []).append(index)
     taken = {chunk.text for chunk in out}
     for text, indices in copies.items():
         outers = {index: _outer_titles(out[index]) for index in indices}
@@ -196,6 +186,16 @@ def _copies_told_apart(out: list[Chunk]) -> list[Chunk]:
             if outer in leads:  # (copies of one trail alike: one belief among them)
                 out[index] = out[index]._replace(text=leads[outer])
     return out
+
+
+def _repeated(out: list[Chunk], kept: Callable[[Chunk], bool]) -> dict[str, list[int]]:
+    """text -> the indexes of the ``kept`` passages holding it, for each text two or more of
+    them hold, in the order of their first copies (both rules' copies, found one way)."""
+    copies: dict[str, list[int]] = {}
+    for index, chunk in enumerate(out):
+        if kept(chunk):
+            copies.setdefault(chunk.text, []).append(index)
+    return {text: indexes for text, indexes in copies.items() if len(indexes) > 1}
 
 
 def _outer_titles(chunk: Chunk) -> tuple[str, ...]:
