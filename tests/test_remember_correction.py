@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
@@ -160,3 +161,27 @@ def test_what_a_correction_supersedes_is_a_clear_match_of_capture_rule(
             assert any(replace.mentions(tokens, t, plain=True) for t in statement.negated)
             assert not any(replace.mentions(tokens, t) for t in statement.asserted)
             assert not memory.get(old).locked
+
+
+@pytest.mark.parametrize(
+    ("old_text", "correction"),
+    [
+        # "stopped using X" / "stopped keeping X" rule X out as "stop using X" does (stop 65's
+        # notes bench: such a correction linked to nothing, or only contradicted)
+        (
+            "Errors are reported to Sentry from every service.",
+            "Correction: we stopped using Sentry; errors now go to our own Grafana stack.",
+        ),
+        (
+            "We keep nightly database dumps on the NAS for 30 days.",
+            "Correction: we stopped keeping database dumps on the NAS last month.",
+        ),
+    ],
+)
+def test_a_stopped_correction_supersedes_what_it_stopped(
+    tmp_path: Path, old_text: str, correction: str
+) -> None:
+    with Memory(tmp_path / "memory.db", root=tmp_path) as memory:
+        old = memory.remember(old_text, id="old")
+        new = memory.remember(correction, kind="correction")
+        assert _out(memory, new, EdgeType.SUPERSEDES) == [old]

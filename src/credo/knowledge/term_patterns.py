@@ -63,10 +63,10 @@ def term_patterns() -> TermPatterns:
     """The term patterns, compiled on first use: only a captured statement needs them."""
     return TermPatterns(
         re.compile(
-            rf"""\b(?:never(?!\s*mind\b)|don'?t|do\s+not|dont|stop|avoid|no\s+longer|not|instead\s+of|
+            rf"""\b(?:never(?!\s*mind\b)|don'?t|do\s+not|dont|stop(?:ped|ping)?|avoid|no\s+longer|not|instead\s+of|
             rather\s+than|in\s+place\s+of|over(?!\s+(?:to|onto)\b)|without|ban|drop|remove|
             replaced(?!\s+(?:by|with)\b)|{_CHANGED}\s+{_SPAN}?(?:back\s+)?(?:(?:away\s+)?from|off(?:\s+of)?))
-            (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|
+            (?:\s+(?:ever|again|use|using|run|running|add|adding|call|calling|install|installing|keep|keeping|ship|shipping|
             import|importing|write|writing|touch|touching|commit|committing|put|putting|pick|enable|enabling|
             choose|the|a|an|any|every|each|all|on|to|with|be|via|in|into))*\s+{MODIFIED_TERM}""",
             _I | re.VERBOSE,
@@ -97,5 +97,6 @@ STOP_TERMS = frozenset(
     with and or but not no be is are was were do does did use using always never ever just
     only also any all some very really please here there then so than as from into onto
     one ones thing things way stuff them they he she his her us if when while again more
-    anymore longer instead rather right wrong quite correct true""".split()
+    anymore longer instead rather right wrong quite correct true now anything something
+    nothing everything""".split()
 )
