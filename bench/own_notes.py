@@ -24,7 +24,8 @@ Per corpus, in one run:
                     ranking is ``result.beliefs`` in order (docs_multi's). ``found``: the
                     note is anywhere in that whole result; ``cli``: in the result at the
                     default budget (what ``credo search`` and the MCP tool return); ``hook``:
-                    in the hook's block (``hook.retrieve_for_hook`` at the hook's budget).
+                    the note's whole text is in the hook's block (``hook.retrieve_for_hook``
+                    at the hook's budget, as a prompt would get it).
     fts5-all        SQLite FTS5 over the docs paragraphs with path words + heading trail
                     (docs_baselines' ``fts5-trail`` rows) and every note (``earlier`` too:
                     a simple index does not know what a correction replaced) as a row of
@@ -216,6 +217,7 @@ class CredoSide:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self.notes: dict[str, str] = {}  # belief id -> note id
+        self.texts: dict[str, str] = {}  # note id -> its text, spaces folded
 
     def add(self, notes: Iterable[Note]) -> dict[str, list[str]]:
         """Remember ``notes`` in order; per note, the edges its write made (corrections)."""
@@ -223,6 +225,7 @@ class CredoSide:
         for note in notes:
             belief = self.memory.remember(note.text, kind=note.kind, origin=note.origin)
             self.notes[belief] = note.id
+            self.texts[note.id] = _folded(note.text)
             made = [
                 f"{e.type.value} {self.notes.get(e.dst, e.dst)}"
                 for e in self.memory.edges(belief)
@@ -243,13 +246,20 @@ class CredoSide:
         ]
 
     def shown(self, query: str) -> tuple[set[str], set[str]]:
-        """The notes in the default-budget result (cli) and in the hook's block."""
+        """The notes in the default-budget result (cli), and those whose whole text is in
+        the hook's block (the block renders its result's beliefs, a long one maybe cut)."""
         cli = self.memory.retrieve(query, with_doc_anchors=True)
-        hook, _ = retrieve_for_hook(self.memory, query, self.memory.settings.hook.token_budget)
+        hook, block = retrieve_for_hook(self.memory, query, self.memory.settings.hook.token_budget)
+        shown = _folded(block)
+        in_hook = (self.notes[b.id] for b in hook.beliefs if b.id in self.notes)
         return (
             {self.notes[b.id] for b in cli.beliefs if b.id in self.notes},
-            {self.notes[b.id] for b in hook.beliefs if b.id in self.notes},
+            {note for note in in_hook if self.texts[note] in shown},
         )
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _ranked(units: Sequence[base.Unit]) -> list[Ranked]:
