@@ -63,7 +63,6 @@ def test_each_method_of_the_same_signature_is_anchored_at_its_lines(tmp_path: Pa
         assert "L7-L8" in hints  # (Writer.__init__: in no belief before stop 64)
 
 
-@pytest.mark.xfail(strict=True, reason="same-text definitions share one belief (probe90)")
 def test_a_go_init_in_another_file_keeps_its_own_body(tmp_path: Path) -> None:
     (tmp_path / "buffer_pool.go").write_text(_BUFFER_POOL)
     (tmp_path / "text_formatter.go").write_text(_TEXT_FORMATTER)

@@ -20,6 +20,7 @@ from credo.knowledge.chunk.acronym import definitions as acronyms_of
 from credo.knowledge.chunk.language import PROSE_LANGUAGES
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
+from credo.knowledge.ingest.copies import union
 from credo.knowledge.ingest.edges import ingest_edge, settle
 from credo.knowledge.ingest.state import Deferred, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import Read
@@ -76,8 +77,10 @@ class FileWriter:
         self.now = time.time()
         self.log: list[LogRow] = []
         self.ids: dict[int, str] = {}  # chunk index -> belief id
-        self.contexts: list[tuple[str, str]] = []  # (belief id, context) of kept beliefs
+        # (belief id, context) of every belief the file holds: its context in this file
+        self.contexts: dict[str, str] = {}
         self.classes: list[tuple[str, str]] = []  # (belief id, retention) of kept beliefs
+        self.rehomed: set[str] = set()  # beliefs whose other files are gone (`_rehome`)
         # Prose files' passages get line statistics for the line lane (store/line_stats.py).
         # Code is left out: a line of a definition's passage is its signature or a docstring
         # line, and scoring those as units lowered both code corpora (BENCHMARKS, eighth pass).
@@ -184,9 +187,29 @@ class FileWriter:
                     corroborated.append((ids[digest], piece))
         self._rehome(corroborated)
         self._add_ingest_anchors(unanchored)
-        self.store.set_contexts(self.contexts)
+        self._write_contexts(firsts, ids)
         self.store.set_retention(self.classes)
         self.store.set_passage_lines(self.lines)
+
+    def _write_contexts(self, firsts: dict[str, Piece], ids: dict[str, str]) -> None:
+        """This file's context of each of its beliefs, and the context of those held by
+        other files too: the union of their files' (knowledge/ingest/copies.py)."""
+        contexts = self.contexts
+        for digest, piece in firsts.items():
+            belief_id = ids[digest]
+            if belief_id not in contexts:
+                contexts[belief_id] = context_field(self.uri, piece.chunk)
+        self.store.put_file_contexts(self.uri, contexts.items())
+        self._recompose([i for i in contexts if i not in self.created])
+
+    def _recompose(self, ids: list[str]) -> None:
+        """Set the context of ``ids`` to the union of their files' (the files that hold an
+        ``ingest`` anchor of theirs); a belief none of whose files has one keeps its own."""
+        if ids:
+            found = self.store.file_contexts(ids)
+            for belief_id in self.rehomed & found.keys():
+                found[belief_id] = [(self.uri, self.contexts[belief_id])]
+            self.store.set_contexts((i, union(found[i])) for i in ids if i in found)
 
     def _write_definitions(self, pieces: list[Piece]) -> None:
         """The file's definitions and each passage's innermost one (store/defn_stats.py),
@@ -224,6 +247,7 @@ class FileWriter:
             self.note(belief_id, {"action": "revive"})
         leftovers = self.store.ingest_anchors_elsewhere(ids, self.uri)
         self.store.delete_anchors(leftovers)
+        self.store.drop_file_contexts((b, uri.partition("#")[0]) for b, uri in leftovers)
         for belief_id, doc_uri in leftovers:
             self.note(belief_id, {"action": "unanchor", "doc_uri": doc_uri})
 
@@ -262,7 +286,9 @@ class FileWriter:
 
     def _context(self, belief_id: str, piece: Piece) -> str:
         """The context field of ``piece``, with its line statistics noted for prose."""
-        context = context_field(self.uri, piece.chunk)
+        context = self.contexts.get(belief_id)
+        if context is None:
+            context = self.contexts[belief_id] = context_field(self.uri, piece.chunk)
         if self.prose:
             self.lines.append((belief_id, encode(piece.content, context)))
         return context
@@ -293,13 +319,14 @@ class FileWriter:
             and not self.run.leaving(doc_uri.partition("#")[0])
         }
         for belief_id, piece in corroborated:
-            if belief_id not in housed:
-                self.contexts.append((belief_id, self._context(belief_id, piece)))
+            if belief_id not in housed:  # (its other files' contexts are not its)
+                self.rehomed.add(belief_id)
+                self._context(belief_id, piece)
                 self.classes.append((belief_id, self._retention(piece)))
 
     def _keep_or_move(self, anchor: FileAnchor, piece: Piece) -> None:
         # The text stayed; its place may not have (a heading renamed, the file moved).
-        self.contexts.append((anchor.belief.id, self._context(anchor.belief.id, piece)))
+        self._context(anchor.belief.id, piece)
         self.classes.append((anchor.belief.id, self._retention(piece)))
         new_uri = self._anchor_uri(piece.chunk)
         if anchor.doc_uri == new_uri:
@@ -368,6 +395,8 @@ class FileWriter:
         self.store.set_deleted_many(stale, self.now, self.now)
         self.store.drop_passage_lines(stale)
         self.store.delete_anchors(unanchor)
+        self.store.drop_file_contexts((belief_id, self.uri) for belief_id, _ in unanchor)
+        self._recompose(sorted({belief_id for belief_id, _ in unanchor} & elsewhere))
         self.report.beliefs_stale += len(stale)
 
     # -- edges ------------------------------------------------------------------------------
