@@ -13,7 +13,7 @@ as m006 and m009-m012 did (every file's hash cleared).
 """
 
 M019_ANCHOR_CONTEXTS = """
-CREATE TABLE anchor_contexts (
+CREATE TABLE IF NOT EXISTS anchor_contexts (
     belief_id TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
     file      TEXT NOT NULL,
     context   TEXT NOT NULL,

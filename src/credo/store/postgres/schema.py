@@ -464,7 +464,7 @@ ON CONFLICT DO NOTHING;
 # m019 (store/anchor_context_migration.py): each file's context of a belief; a belief's
 # stored context is the file its trail names, the others are read by the next ingest.
 M019_ANCHOR_CONTEXTS = f"""
-CREATE TABLE anchor_contexts (
+CREATE TABLE IF NOT EXISTS anchor_contexts (
     belief_id {_T} NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
     file      {_T} NOT NULL,
     context   {_T} NOT NULL,
