@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from credo import Memory
 
 _TWO_CLASSES = """\
@@ -79,6 +77,6 @@ def test_a_go_init_in_another_file_keeps_its_own_body(tmp_path: Path) -> None:
         assert uris == ["text_formatter.go#L3-L5", "buffer_pool.go#L3-L5"]
         pool = memory.retrieve("where is SetBufferPool called", with_doc_anchors=True)
         first = pool.doc_anchors[0] if pool.doc_anchors else ()
-        assert [a.doc_uri for a in first if a.anchor_type == "ingest"][0] == (
+        assert next(a.doc_uri for a in first if a.anchor_type == "ingest") == (
             "buffer_pool.go#L3-L5"
         )
