@@ -49,10 +49,10 @@ def test_one_file_s_context_is_the_belief_s() -> None:
     assert union([("a.py", "a.py › f L1-L2\nf x")]) == "a.py › f L1-L2\nf x"
 
 
-def test_the_other_files_add_their_new_words_once_in_file_order() -> None:
-    rows = [("b.py", "b.py › f L7-L9\nf omega omega alpha"), ("a.py", "a.py › f L1-L2\nf alpha")]
+def test_the_other_files_add_their_new_words_once_in_order() -> None:
+    rows = [("a.py", "a.py › f L1-L2\nf alpha"), ("b.py", "b.py › f L7-L9\nf omega omega alpha")]
     assert union(rows) == "a.py › f L1-L2\nf alpha\nb omega"
-    assert union(list(reversed(rows))) == union(rows)  # (order of the rows: none)
+    assert union(rows[::-1]) == "b.py › f L7-L9\nf omega omega alpha\na"
 
 
 def test_the_filler_shrinks_by_the_words_added() -> None:
@@ -107,15 +107,20 @@ def test_a_copy_edited_away_takes_its_words_and_a_new_one_brings_its_own(
     assert _first_uris(memory, "where is checkIfTerminal called")[0] == "terminal.go#L3-L5"
 
 
-def test_the_same_ingest_in_another_order_stores_the_same_context(tmp_path: Path) -> None:
+def test_the_file_read_first_leads_and_a_later_copy_only_adds(tmp_path: Path) -> None:
     files = _write(tmp_path)
-    contexts = []
     for name, order in (("a.db", files), ("b.db", files[::-1])):
         with Memory(tmp_path / name, root=tmp_path) as memory:
             for path in order:
                 memory.ingest(path)
-            contexts.append(_context(memory))
-    assert contexts[0] == contexts[1]
+            with Memory(tmp_path / f"one-{name}", root=tmp_path) as one:
+                one.ingest(order[0])
+                alone = _context(one)
+            context = _context(memory)
+            body = alone.split("\ncredolengthfiller")[0]
+            assert context.startswith(body + "\n")  # (its trail: what a hit shows)
+            memory.ingest(order[0])  # (read again, unchanged or not: nothing moves)
+            assert _context(memory) == context
 
 
 @pytest.mark.sqlite_only

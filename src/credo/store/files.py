@@ -148,15 +148,14 @@ class FileRows:
             self.conn.executemany(self._DROP_CONTEXT, rows)
 
     def file_contexts(self, ids: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
-        """id -> [(file, context)] of the files that hold an ``ingest`` anchor of it, by
-        file (a code point order, the same on both backends); ids without any are left out."""
-        found: dict[str, list[tuple[str, str]]] = {}
+        """id -> [(file, context)] of the files that hold an ``ingest`` anchor of it, the
+        file anchored first first (then by path, a code point order on both backends); ids
+        without any are left out."""
+        found: dict[str, list[tuple[float, str, str]]] = {}
         rows = self.conn.execute(self._FILE_CONTEXTS, (self._id_list(ids), "#" + _TOP))
-        for belief_id, file, context in rows:
-            found.setdefault(str(belief_id), []).append((str(file), str(context)))
-        for rows_of in found.values():
-            rows_of.sort()
-        return found
+        for belief_id, file, context, since in rows:
+            found.setdefault(str(belief_id), []).append((float(since), str(file), str(context)))
+        return {i: [(f, c) for _, f, c in sorted(rows_of)] for i, rows_of in found.items()}
 
     # -- the log ---------------------------------------------------------------------------
     def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
@@ -218,11 +217,11 @@ class FileTable(FileRows):
     )
     _DROP_CONTEXT = "DELETE FROM anchor_contexts WHERE belief_id = ? AND file = ?"
     _FILE_CONTEXTS = (
-        "SELECT c.belief_id, c.file, c.context FROM anchor_contexts c "
-        "WHERE c.belief_id IN (SELECT value FROM json_each(?1)) AND EXISTS ("
-        "SELECT 1 FROM belief_documents d WHERE d.belief_id = c.belief_id "
+        "SELECT * FROM (SELECT c.belief_id, c.file, c.context, ("
+        "SELECT min(d.created_at) FROM belief_documents d WHERE d.belief_id = c.belief_id "
         "AND d.anchor_type = 'ingest' AND d.doc_uri >= c.file || '#' "
-        "AND d.doc_uri < c.file || ?2)"
+        "AND d.doc_uri < c.file || ?2) AS since FROM anchor_contexts c "
+        "WHERE c.belief_id IN (SELECT value FROM json_each(?1))) WHERE since IS NOT NULL"
     )
 
     def record_ingested_files(self, files: "Iterable[IngestedFile]") -> None:

@@ -3,7 +3,8 @@
 A belief is its text, so the same text in two files (two modules' ``def __init__(self):``,
 a ``def main():`` in two scripts, Go's ``func init()``) is one belief with an ``ingest``
 anchor in each. Each file keeps the context the belief has there (store ``anchor_contexts``,
-m019); the belief's indexed context is their union, in file order:
+m019); the belief's indexed context is their union, the file anchored first first (then by
+path: ``Store.file_contexts``), so a copy read later never changes what a hit shows:
 
 - the first file's context whole, as one file's would be (its trail is line 1: what a hit
   shows; its own title counted twice, its filler: knowledge/ingest/context.py);
@@ -36,8 +37,8 @@ _FILLER_LINE = "\n" + LENGTH_FILLER
 
 
 def union(rows: Sequence[tuple[str, str]]) -> str:
-    """The context of a belief whose files give ``rows`` (file, context), in file order."""
-    ordered = sorted(rows)
+    """The context of a belief whose files give ``rows`` (file, context), in order."""
+    ordered = list(rows)
     first = ordered[0][1]
     if len(ordered) == 1:
         return first

@@ -72,12 +72,13 @@ class Ledger(FileRows, CaptureRows, JournalRows):
         "WHERE anchor_contexts.context <> excluded.context"
     )
     _DROP_CONTEXT = pyformat(FileTable._DROP_CONTEXT)
-    _FILE_CONTEXTS = (
-        "SELECT c.belief_id, c.file, c.context FROM anchor_contexts c "
-        "WHERE c.belief_id = ANY(%s) AND EXISTS ("
-        "SELECT 1 FROM belief_documents d WHERE d.belief_id = c.belief_id "
+    _FILE_CONTEXTS = (  # (ids, "#" + top: the parameters in that order, as SQLite's)
+        "SELECT * FROM (SELECT c.belief_id, c.file, c.context, ("
+        "SELECT min(d.created_at) FROM belief_documents d WHERE d.belief_id = c.belief_id "
         "AND d.anchor_type = 'ingest' AND d.doc_uri >= c.file || '#' "
-        "AND d.doc_uri < c.file || %s)"
+        "AND d.doc_uri < c.file || p.top) AS since "
+        "FROM (SELECT %s::text[] AS ids, %s::text AS top) p "
+        "JOIN anchor_contexts c ON c.belief_id = ANY(p.ids)) AS x WHERE since IS NOT NULL"
     )
     _SOURCES = (
         "SELECT belief_id, source_path FROM ingest_log WHERE belief_id = ANY(%s) "
