@@ -91,6 +91,8 @@ def test_a_file_s_words_leave_with_the_file(memory: Memory, tmp_path: Path) -> N
     with Memory(tmp_path / "alone.db", root=tmp_path) as alone:  # (one file: as before)
         alone.ingest(files[0])
         assert _context(memory) == _context(alone)
+        ids = [b.id for b in alone.store.iter_beliefs()]
+        assert alone.store.file_contexts(ids) == {}  # (a text in one file keeps no row)
     assert not memory.retrieve("baseTimestamp").beliefs
 
 

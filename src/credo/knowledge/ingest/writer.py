@@ -187,28 +187,58 @@ class FileWriter:
                     corroborated.append((ids[digest], piece))
         self._rehome(corroborated)
         self._add_ingest_anchors(unanchored)
-        self._write_contexts(firsts, ids)
+        self._write_contexts(corroborated)
         self.store.set_retention(self.classes)
         self.store.set_passage_lines(self.lines)
 
-    def _write_contexts(self, firsts: dict[str, Piece], ids: dict[str, str]) -> None:
-        """This file's context of each of its beliefs, and the context of those held by
-        other files too: the union of their files' (knowledge/ingest/copies.py)."""
-        contexts = self.contexts
-        for digest, piece in firsts.items():
-            belief_id = ids[digest]
+    def _write_contexts(self, corroborated: list[tuple[str, Piece]]) -> None:
+        """The context of the file's beliefs that this file places (new, kept, moved here:
+        `_context`) and of those other files hold too: the union of their files' contexts
+        (knowledge/ingest/copies.py). Only a belief held by several files keeps a row per
+        file (``anchor_contexts``); one held by this file alone has this file's context."""
+        contexts, created = self.contexts, self.created
+        pieces = dict(corroborated)
+        ids = [i for i in contexts if i not in created and i not in self.rehomed]
+        ids += [i for i in pieces if i not in contexts]
+        shared = (
+            {b for b, _ in self.store.ingest_anchors_elsewhere(ids, self.uri)} if ids else set()
+        )
+        alone = [i for i in contexts if i not in shared]
+        self.store.set_contexts((i, contexts[i]) for i in alone if i not in created)
+        self.store.drop_file_contexts((i, self.uri) for i in alone if i not in created)
+        if not shared:
+            return
+        for belief_id in shared:
             if belief_id not in contexts:
-                contexts[belief_id] = context_field(self.uri, piece.chunk)
-        self.store.put_file_contexts(self.uri, contexts.items())
-        self._recompose([i for i in contexts if i not in self.created])
+                contexts[belief_id] = context_field(self.uri, pieces[belief_id].chunk)
+        ordered = sorted(shared)
+        self._first_rows(ordered)
+        self.store.put_file_contexts(self.uri, ((i, contexts[i]) for i in ordered))
+        self._recompose(ordered)
+
+    def _first_rows(self, ids: list[str]) -> None:
+        """A belief met in a second file had its first file's context alone, and no row:
+        that context becomes the row of the file its trail names (of the first other file
+        when it names none: a context imported from records)."""
+        rows = self.store.file_contexts(ids)
+        lone = [i for i in ids if i not in rows]
+        if not lone:
+            return
+        files: dict[str, list[str]] = {}
+        for belief_id, doc_uri in self.store.ingest_anchors_elsewhere(lone, self.uri):
+            files.setdefault(belief_id, []).append(doc_uri.partition("#")[0])
+        for belief_id, belief in self.store.get_beliefs(lone).items():
+            if not belief.context or belief_id not in files:
+                continue
+            named = [f for f in files[belief_id] if belief.context.startswith(f + " ")]
+            file = (named or files[belief_id])[0]
+            self.store.put_file_contexts(file, [(belief_id, belief.context)])
 
     def _recompose(self, ids: list[str]) -> None:
         """Set the context of ``ids`` to the union of their files' (the files that hold an
         ``ingest`` anchor of theirs); a belief none of whose files has one keeps its own."""
         if ids:
             found = self.store.file_contexts(ids)
-            for belief_id in self.rehomed & found.keys():
-                found[belief_id] = [(self.uri, self.contexts[belief_id])]
             self.store.set_contexts((i, union(found[i])) for i in ids if i in found)
 
     def _write_definitions(self, pieces: list[Piece]) -> None:

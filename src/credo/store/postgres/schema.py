@@ -461,8 +461,8 @@ AND (octet_length(content) <> char_length(content) OR content ~ '[A-Z][A-Z]v[0-9
 ON CONFLICT DO NOTHING;
 """
 
-# m019 (store/anchor_context_migration.py): each file's context of a belief; a belief's
-# stored context is the file its trail names, the others are read by the next ingest.
+# m019 (store/anchor_context_migration.py): each file's context of a belief held by several;
+# its stored context is the file's its trail names, the others are read by the next ingest.
 M019_ANCHOR_CONTEXTS = f"""
 CREATE TABLE IF NOT EXISTS anchor_contexts (
     belief_id {_T} NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
@@ -475,6 +475,9 @@ INSERT INTO anchor_contexts(belief_id, file, context)
     FROM belief_documents d JOIN beliefs b ON b.id = d.belief_id
     WHERE d.anchor_type = 'ingest' AND b.context <> '' AND strpos(d.doc_uri, '#') > 1
       AND left(b.context, strpos(d.doc_uri, '#')) = split_part(d.doc_uri, '#', 1) || ' '
+      AND EXISTS (SELECT 1 FROM belief_documents e WHERE e.belief_id = d.belief_id
+          AND e.anchor_type = 'ingest' AND strpos(e.doc_uri, '#') > 1
+          AND split_part(e.doc_uri, '#', 1) <> split_part(d.doc_uri, '#', 1))
 ON CONFLICT DO NOTHING;
 UPDATE ingested_files SET content_hash = '';
 """
