@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.store.stem import tokens
@@ -43,11 +44,11 @@ def union(rows: Sequence[tuple[str, str]]) -> str:
     if len(ordered) == 1:
         return first
     body, cut, filler = first.partition(_FILLER_LINE)
-    seen = set(tokens(body))
+    seen = set(_tokens(body))
     extra: list[str] = []
     for _, context in ordered[1:]:
-        for token in tokens(context.partition(_FILLER_LINE)[0]):
-            if token not in seen and not _LINE_HINT.fullmatch(token):
+        for token in _tokens(context.partition(_FILLER_LINE)[0]):
+            if token not in seen:
                 seen.add(token)
                 extra.append(token)
     if not extra:
@@ -58,3 +59,9 @@ def union(rows: Sequence[tuple[str, str]]) -> str:
     if len(text) > MAX_CONTEXT_CHARS:  # (a record's limit: cut at a word)
         text = text[: MAX_CONTEXT_CHARS + 1].rsplit(None, 1)[0]
     return text
+
+
+# A text in N files is composed again at each file's write: each context's words once.
+@lru_cache(maxsize=4096)
+def _tokens(context: str) -> tuple[str, ...]:
+    return tuple(t for t in tokens(context) if not _LINE_HINT.fullmatch(t))
