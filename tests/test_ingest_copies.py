@@ -15,6 +15,7 @@ from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest.copies import union
 from credo.store.index_text import register
 from credo.store.migrations import MIGRATIONS, migrate
+from credo.surfaces.render import memory_block
 from credo.types import LENGTH_FILLER
 from tests.conftest import POSTGRES, postgres_store
 
@@ -81,6 +82,15 @@ def test_each_copy_is_found_by_its_own_file_s_words_and_shown_first(
     ]
     assert _first_uris(memory, "where is SetBufferPool called")[0] == "buffer_pool.go#L3-L5"
     assert _first_uris(memory, "text formatter init")[0] == "text_formatter.go#L3-L5"
+
+
+def test_the_memory_block_names_the_copy_that_answered(memory: Memory, tmp_path: Path) -> None:
+    memory.ingest(*_write(tmp_path))
+    asked = memory_block(memory.retrieve("where is baseTimestamp set", with_doc_anchors=True))
+    assert "in buffer_pool.go" in asked  # (the trail: the file read first)
+    assert "(from text_formatter.go#L3-L5)" in asked  # (free metadata, as every anchor)
+    pool = memory_block(memory.retrieve("where is SetBufferPool called", with_doc_anchors=True))
+    assert "(from " not in pool
 
 
 def test_a_file_s_words_leave_with_the_file(memory: Memory, tmp_path: Path) -> None:
