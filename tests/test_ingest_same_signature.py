@@ -12,16 +12,15 @@ its context; the writer keys beliefs by the text's hash, so:
 The Rust trait impls had the in-file case and were fixed by reading the impl's header
 with the function (tests/test_ingest_trait_impls.py). The in-file case in general is fixed
 (stop 64): copies of one text in a file each lead with their owners' names
-(knowledge/chunk/passage.py). The cross-file case is not: a file is split alone, so telling
-copies in two files apart means leading every definition with its file or owners, which
-moved ranking on every bench set both ways (stop 64, docs/BENCHMARKS.md); its test stays a
-strict xfail, flipping when it is fixed."""
+(knowledge/chunk/passage.py). The cross-file case stays one belief (leading every
+definition with its file or owners moved ranking on every bench set both ways: stop 64,
+docs/BENCHMARKS.md); since stop 65 each file keeps its own context of it (m019), the
+belief is indexed with their union (knowledge/ingest/copies.py) and a result shows the
+file whose words answered first (retrieval/answering.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
 
 from credo import Memory
 
@@ -63,7 +62,6 @@ def test_each_method_of_the_same_signature_is_anchored_at_its_lines(tmp_path: Pa
         assert "L7-L8" in hints  # (Writer.__init__: in no belief before stop 64)
 
 
-@pytest.mark.xfail(strict=True, reason="same-text definitions share one belief (probe90)")
 def test_a_go_init_in_another_file_keeps_its_own_body(tmp_path: Path) -> None:
     (tmp_path / "buffer_pool.go").write_text(_BUFFER_POOL)
     (tmp_path / "text_formatter.go").write_text(_TEXT_FORMATTER)
@@ -72,6 +70,13 @@ def test_a_go_init_in_another_file_keeps_its_own_body(tmp_path: Path) -> None:
         result = memory.retrieve("where is baseTimestamp set", with_doc_anchors=True)
         first = result.doc_anchors[0] if result.doc_anchors else ()
         uris = [a.doc_uri for a in first if a.anchor_type == "ingest"]
-        # today: one belief "func init()", anchored in both files, its context
-        # "buffer_pool.go › init ... set buffer pool": baseTimestamp is in no context
-        assert uris == ["text_formatter.go#L3-L5"]
+        # one belief "func init()" (one text), anchored in both files; its context was
+        # "buffer_pool.go › init ... set buffer pool" alone (baseTimestamp in no context).
+        # Each file keeps its own context now, the belief is indexed with their union, and
+        # the file whose words answered is shown first (retrieval/answering.py).
+        assert uris == ["text_formatter.go#L3-L5", "buffer_pool.go#L3-L5"]
+        pool = memory.retrieve("where is SetBufferPool called", with_doc_anchors=True)
+        first = pool.doc_anchors[0] if pool.doc_anchors else ()
+        assert next(a.doc_uri for a in first if a.anchor_type == "ingest") == (
+            "buffer_pool.go#L3-L5"
+        )

@@ -48,12 +48,16 @@ def url() -> Iterator[PostgresUrl]:
 
 def _rich_store(path: Path) -> None:
     """A store holding a row in every copied table: ingested files (anchors, contexts,
-    CITES, an acronym), beliefs of every sort (locked, corroborated, soft- and hard-forgotten,
-    superseded, contradicted), feedback, the HRR lane, a capture and the journal."""
+    CITES, an acronym, a text in two files), beliefs of every sort (locked, corroborated,
+    soft- and hard-forgotten, superseded, contradicted), feedback, the HRR lane, a capture
+    and the journal."""
     with Memory(path, root=DOCS) as memory:
         memory.ingest(DOCS / "docs" / "overview.md", DOCS / "docs" / "api.rst")
         memory.ingest(DOCS / "docs" / "hashing.md")
         memory.ingest(CODE)
+        for name, body in (("pool.go", "SetBufferPool(nil)"), ("fmt.go", "baseTimestamp = 0")):
+            (path.parent / name).write_text(f"package x\n\nfunc init() {{\n\t{body}\n}}\n")
+            memory.ingest(path.parent / name)  # one text in two files: a row per file
         with memory.store.transaction():  # as if overview.md spelt out an acronym
             memory.store.set_file_acronyms("docs/overview.md", [("cli", "command line interface")])
         memory.enable_hrr()

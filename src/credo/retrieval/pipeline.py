@@ -301,11 +301,10 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
             used = locked_used + unlocked_used
     hints: tuple[str, ...] = ()
     if options.with_doc_anchors:
+        from credo.retrieval.answering import shown_anchors
         from credo.retrieval.hints import charge_hints
-        from credo.retrieval.siblings import anchors_with_siblings
 
-        found = store.anchors_for([b.id for b in out] + [s for b in out for s in b.siblings])
-        anchors = tuple(anchors_with_siblings(b, found) for b in out)  # (folded: theirs too)
+        anchors = shown_anchors(store, text, out)  # (folded: theirs too; answering file first)
         out, used, hints = charge_hints(out, anchors, budget, used)
     return RetrievalResult(
         query=text,

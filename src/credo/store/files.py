@@ -68,6 +68,9 @@ class FileRows:
     _FILE_ANCHORS: ClassVar[str]  # (low, high): _KEY_COLUMNS, doc_uri, position_hint
     _ANCHORS_ELSEWHERE: ClassVar[str]  # (ids, low, high): belief_id, doc_uri
     _SOURCES: ClassVar[str]  # (ids): belief_id, source_path by seq
+    _PUT_CONTEXT: ClassVar[str]  # (belief_id, file, context)
+    _DROP_CONTEXT: ClassVar[str]  # (belief_id, file)
+    _FILE_CONTEXTS: ClassVar[str]  # (ids, "#" + _TOP): belief_id, file, context
 
     @staticmethod
     def _id_list(ids: Iterable[str]) -> object:
@@ -130,6 +133,30 @@ class FileRows:
         rows = self.conn.execute(self._ANCHORS_ELSEWHERE, (self._id_list(ids), lower, lower + _TOP))
         return [(str(r[0]), str(r[1])) for r in rows]
 
+    # -- each file's context of a belief (m019) -------------------------------------------
+    def put_file_contexts(self, path: str, contexts: Iterable[tuple[str, str]]) -> None:
+        """Record the context (belief id, context) each belief has in the file ``path``;
+        rows already equal are not rewritten."""
+        rows = [(belief_id, path, context) for belief_id, context in contexts]
+        if rows:
+            self.conn.executemany(self._PUT_CONTEXT, rows)
+
+    def drop_file_contexts(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Forget the contexts of (belief id, file) pairs (the belief left the file)."""
+        rows = list(keys)
+        if rows:
+            self.conn.executemany(self._DROP_CONTEXT, rows)
+
+    def file_contexts(self, ids: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
+        """id -> [(file, context)] of the files that hold an ``ingest`` anchor of it, the
+        file anchored first first (then by path, a code point order on both backends); ids
+        without any are left out."""
+        found: dict[str, list[tuple[float, str, str]]] = {}
+        rows = self.conn.execute(self._FILE_CONTEXTS, (self._id_list(ids), "#" + _TOP))
+        for belief_id, file, context, since in rows:
+            found.setdefault(str(belief_id), []).append((float(since), str(file), str(context)))
+        return {i: [(f, c) for _, f, c in sorted(rows_of)] for i, rows_of in found.items()}
+
     # -- the log ---------------------------------------------------------------------------
     def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
         """id -> the distinct non-null ``source_path`` values of its log rows, oldest first."""
@@ -181,6 +208,20 @@ class FileTable(FileRows):
         "SELECT belief_id, source_path FROM ingest_log "
         "WHERE belief_id IN (SELECT value FROM json_each(?)) AND source_path IS NOT NULL "
         "ORDER BY seq"
+    )
+
+    _PUT_CONTEXT = (
+        "INSERT INTO anchor_contexts(belief_id, file, context) VALUES (?, ?, ?) "
+        "ON CONFLICT(belief_id, file) DO UPDATE SET context = excluded.context "
+        "WHERE anchor_contexts.context <> excluded.context"
+    )
+    _DROP_CONTEXT = "DELETE FROM anchor_contexts WHERE belief_id = ? AND file = ?"
+    _FILE_CONTEXTS = (
+        "SELECT * FROM (SELECT c.belief_id, c.file, c.context, ("
+        "SELECT min(d.created_at) FROM belief_documents d WHERE d.belief_id = c.belief_id "
+        "AND d.anchor_type = 'ingest' AND d.doc_uri >= c.file || '#' "
+        "AND d.doc_uri < c.file || ?2) AS since FROM anchor_contexts c "
+        "WHERE c.belief_id IN (SELECT value FROM json_each(?1))) WHERE since IS NOT NULL"
     )
 
     def record_ingested_files(self, files: "Iterable[IngestedFile]") -> None:

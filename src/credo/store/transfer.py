@@ -104,6 +104,7 @@ TABLES: tuple[Table, ...] = (
     _table("passage_definitions", "belief_id file start_line end_line", "belief_id, file"),
     _table("defn_df", "stem df", "stem"),
     _table("acronyms", "file short long", "file, short, long"),
+    _table("anchor_contexts", "belief_id file context", "belief_id, file"),
 )
 
 # Tables of either schema that are derived, bookkeeping or transient: never copied

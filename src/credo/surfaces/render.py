@@ -301,10 +301,20 @@ MAX_BLOCK_OVERFLOW_IDS = 20
 def _other_anchors(trail: str, anchors: tuple[DocAnchor, ...], hint: str = "") -> list[str]:
     """What a belief's other anchors show: its capture's transcript as its charged
     ``hint`` (or nothing, when the budget had no room: `tokens.capture_hint`), then the
-    anchors its trail does not already show (its ingest anchor is the trail)."""
+    anchors its trail does not already show (its ingest anchor is the trail; but a text
+    held by several files whose first anchor, the file that answered the question
+    (retrieval/answering.py), is not the trail's file shows that anchor: free metadata,
+    as every other anchor)."""
     from credo.tokens import capture_hint
 
     shown = [hint] if hint else []
+    first = anchors[0] if trail and anchors else None
+    if (
+        first is not None
+        and first.anchor_type == "ingest"
+        and not trail.startswith(first.doc_uri.partition("#")[0] + " ")
+    ):
+        shown.append(first.doc_uri)
     return shown + [
         a.doc_uri
         for a in anchors

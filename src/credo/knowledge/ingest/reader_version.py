@@ -193,4 +193,7 @@
 #     `create` differ past the cut: one text, the later overloads in no belief; dupes92)
 # 95: an image mark (\x01, \x02) written in Markdown text reads as a space, not nothing
 #     ("00\x020_" read "000_", a word its line does not hold)
-READER_VERSION = 95
+# 96: a text held by several files is indexed with the union of its files' contexts (m019
+#     anchor_contexts), not the first file's alone: the other copies' path and body words
+#     were in no context (ctx14)
+READER_VERSION = 96

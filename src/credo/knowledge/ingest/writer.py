@@ -20,6 +20,7 @@ from credo.knowledge.chunk.acronym import definitions as acronyms_of
 from credo.knowledge.chunk.language import PROSE_LANGUAGES
 from credo.knowledge.docuri import line_hint, normalise_doc_uri
 from credo.knowledge.ingest.context import context_field
+from credo.knowledge.ingest.copies import union
 from credo.knowledge.ingest.edges import ingest_edge, settle
 from credo.knowledge.ingest.state import Deferred, LogRow, Run, file_exists
 from credo.knowledge.ingest.walk import Read
@@ -76,8 +77,10 @@ class FileWriter:
         self.now = time.time()
         self.log: list[LogRow] = []
         self.ids: dict[int, str] = {}  # chunk index -> belief id
-        self.contexts: list[tuple[str, str]] = []  # (belief id, context) of kept beliefs
+        # (belief id, context) of every belief the file holds: its context in this file
+        self.contexts: dict[str, str] = {}
         self.classes: list[tuple[str, str]] = []  # (belief id, retention) of kept beliefs
+        self.rehomed: set[str] = set()  # beliefs whose other files are gone (`_rehome`)
         # Prose files' passages get line statistics for the line lane (store/line_stats.py).
         # Code is left out: a line of a definition's passage is its signature or a docstring
         # line, and scoring those as units lowered both code corpora (BENCHMARKS, eighth pass).
@@ -184,9 +187,59 @@ class FileWriter:
                     corroborated.append((ids[digest], piece))
         self._rehome(corroborated)
         self._add_ingest_anchors(unanchored)
-        self.store.set_contexts(self.contexts)
+        self._write_contexts(corroborated)
         self.store.set_retention(self.classes)
         self.store.set_passage_lines(self.lines)
+
+    def _write_contexts(self, corroborated: list[tuple[str, Piece]]) -> None:
+        """The context of the file's beliefs that this file places (new, kept, moved here:
+        `_context`) and of those other files hold too: the union of their files' contexts
+        (knowledge/ingest/copies.py). Only a belief held by several files keeps a row per
+        file (``anchor_contexts``); one held by this file alone has this file's context."""
+        contexts, created = self.contexts, self.created
+        pieces = dict(corroborated)
+        ids = [i for i in contexts if i not in created and i not in self.rehomed]
+        ids += [i for i in pieces if i not in contexts]
+        shared = (
+            {b for b, _ in self.store.ingest_anchors_elsewhere(ids, self.uri)} if ids else set()
+        )
+        alone = [i for i in contexts if i not in shared]
+        self.store.set_contexts((i, contexts[i]) for i in alone if i not in created)
+        self.store.drop_file_contexts((i, self.uri) for i in alone if i not in created)
+        if not shared:
+            return
+        for belief_id in shared:
+            if belief_id not in contexts:
+                contexts[belief_id] = context_field(self.uri, pieces[belief_id].chunk)
+        ordered = sorted(shared)
+        self._first_rows(ordered)
+        self.store.put_file_contexts(self.uri, ((i, contexts[i]) for i in ordered))
+        self._recompose(ordered)
+
+    def _first_rows(self, ids: list[str]) -> None:
+        """A belief met in a second file had its first file's context alone, and no row:
+        that context becomes the row of the file its trail names (of the first other file
+        when it names none: a context imported from records)."""
+        rows = self.store.file_contexts(ids)
+        lone = [i for i in ids if i not in rows]
+        if not lone:
+            return
+        files: dict[str, list[str]] = {}
+        for belief_id, doc_uri in self.store.ingest_anchors_elsewhere(lone, self.uri):
+            files.setdefault(belief_id, []).append(doc_uri.partition("#")[0])
+        for belief_id, belief in self.store.get_beliefs(lone).items():
+            if not belief.context or belief_id not in files:
+                continue
+            named = [f for f in files[belief_id] if belief.context.startswith(f + " ")]
+            file = (named or files[belief_id])[0]
+            self.store.put_file_contexts(file, [(belief_id, belief.context)])
+
+    def _recompose(self, ids: list[str]) -> None:
+        """Set the context of ``ids`` to the union of their files' (the files that hold an
+        ``ingest`` anchor of theirs); a belief none of whose files has one keeps its own."""
+        if ids:
+            found = self.store.file_contexts(ids)
+            self.store.set_contexts((i, union(found[i])) for i in ids if i in found)
 
     def _write_definitions(self, pieces: list[Piece]) -> None:
         """The file's definitions and each passage's innermost one (store/defn_stats.py),
@@ -224,6 +277,7 @@ class FileWriter:
             self.note(belief_id, {"action": "revive"})
         leftovers = self.store.ingest_anchors_elsewhere(ids, self.uri)
         self.store.delete_anchors(leftovers)
+        self.store.drop_file_contexts((b, uri.partition("#")[0]) for b, uri in leftovers)
         for belief_id, doc_uri in leftovers:
             self.note(belief_id, {"action": "unanchor", "doc_uri": doc_uri})
 
@@ -262,7 +316,9 @@ class FileWriter:
 
     def _context(self, belief_id: str, piece: Piece) -> str:
         """The context field of ``piece``, with its line statistics noted for prose."""
-        context = context_field(self.uri, piece.chunk)
+        context = self.contexts.get(belief_id)
+        if context is None:
+            context = self.contexts[belief_id] = context_field(self.uri, piece.chunk)
         if self.prose:
             self.lines.append((belief_id, encode(piece.content, context)))
         return context
@@ -293,13 +349,14 @@ class FileWriter:
             and not self.run.leaving(doc_uri.partition("#")[0])
         }
         for belief_id, piece in corroborated:
-            if belief_id not in housed:
-                self.contexts.append((belief_id, self._context(belief_id, piece)))
+            if belief_id not in housed:  # (its other files' contexts are not its)
+                self.rehomed.add(belief_id)
+                self._context(belief_id, piece)
                 self.classes.append((belief_id, self._retention(piece)))
 
     def _keep_or_move(self, anchor: FileAnchor, piece: Piece) -> None:
         # The text stayed; its place may not have (a heading renamed, the file moved).
-        self.contexts.append((anchor.belief.id, self._context(anchor.belief.id, piece)))
+        self._context(anchor.belief.id, piece)
         self.classes.append((anchor.belief.id, self._retention(piece)))
         new_uri = self._anchor_uri(piece.chunk)
         if anchor.doc_uri == new_uri:
@@ -368,6 +425,8 @@ class FileWriter:
         self.store.set_deleted_many(stale, self.now, self.now)
         self.store.drop_passage_lines(stale)
         self.store.delete_anchors(unanchor)
+        self.store.drop_file_contexts((belief_id, self.uri) for belief_id, _ in unanchor)
+        self._recompose(sorted({belief_id for belief_id, _ in unanchor} & elsewhere))
         self.report.beliefs_stale += len(stale)
 
     # -- edges ------------------------------------------------------------------------------

@@ -66,6 +66,20 @@ class Ledger(FileRows, CaptureRows, JournalRows):
         "WHERE belief_id = ANY(%s) AND anchor_type = 'ingest' "
         "AND NOT (doc_uri >= %s AND doc_uri < %s) ORDER BY belief_id, doc_uri"
     )
+    _PUT_CONTEXT = (
+        "INSERT INTO anchor_contexts(belief_id, file, context) VALUES (%s, %s, %s) "
+        "ON CONFLICT (belief_id, file) DO UPDATE SET context = excluded.context "
+        "WHERE anchor_contexts.context <> excluded.context"
+    )
+    _DROP_CONTEXT = pyformat(FileTable._DROP_CONTEXT)
+    _FILE_CONTEXTS = (  # (ids, "#" + top: the parameters in that order, as SQLite's)
+        "SELECT * FROM (SELECT c.belief_id, c.file, c.context, ("
+        "SELECT min(d.created_at) FROM belief_documents d WHERE d.belief_id = c.belief_id "
+        "AND d.anchor_type = 'ingest' AND d.doc_uri >= c.file || '#' "
+        "AND d.doc_uri < c.file || p.top) AS since "
+        "FROM (SELECT %s::text[] AS ids, %s::text AS top) p "
+        "JOIN anchor_contexts c ON c.belief_id = ANY(p.ids)) AS x WHERE since IS NOT NULL"
+    )
     _SOURCES = (
         "SELECT belief_id, source_path FROM ingest_log WHERE belief_id = ANY(%s) "
         "AND source_path IS NOT NULL ORDER BY seq"
@@ -152,6 +166,18 @@ class Ledger(FileRows, CaptureRows, JournalRows):
                 "UPDATE beliefs SET context = %s WHERE id = %s AND context IS DISTINCT FROM %s",
                 [(context, belief_id, context) for belief_id, context in contexts],
             )
+
+    def put_file_contexts(self, path: str, contexts: Iterable[tuple[str, str]]) -> None:
+        rows = [(belief_id, path, context) for belief_id, context in contexts]
+        if rows:
+            with self.conn.cursor() as cur:
+                cur.executemany(self._PUT_CONTEXT, rows)
+
+    def drop_file_contexts(self, keys: Iterable[tuple[str, str]]) -> None:
+        rows = list(keys)
+        if rows:
+            with self.conn.cursor() as cur:
+                cur.executemany(self._DROP_CONTEXT, rows)
 
     def set_retention(self, classes: Iterable[tuple[str, str]]) -> None:
         with self.conn.cursor() as cur:

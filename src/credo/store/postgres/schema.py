@@ -461,6 +461,27 @@ AND (octet_length(content) <> char_length(content) OR content ~ '[A-Z][A-Z]v[0-9
 ON CONFLICT DO NOTHING;
 """
 
+# m019 (store/anchor_context_migration.py): each file's context of a belief held by several;
+# its stored context is the file's its trail names, the others are read by the next ingest.
+M019_ANCHOR_CONTEXTS = f"""
+CREATE TABLE IF NOT EXISTS anchor_contexts (
+    belief_id {_T} NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+    file      {_T} NOT NULL,
+    context   {_T} NOT NULL,
+    PRIMARY KEY (belief_id, file)
+);
+INSERT INTO anchor_contexts(belief_id, file, context)
+    SELECT DISTINCT d.belief_id, split_part(d.doc_uri, '#', 1), b.context
+    FROM belief_documents d JOIN beliefs b ON b.id = d.belief_id
+    WHERE d.anchor_type = 'ingest' AND b.context <> '' AND strpos(d.doc_uri, '#') > 1
+      AND left(b.context, strpos(d.doc_uri, '#')) = split_part(d.doc_uri, '#', 1) || ' '
+      AND EXISTS (SELECT 1 FROM belief_documents e WHERE e.belief_id = d.belief_id
+          AND e.anchor_type = 'ingest' AND strpos(e.doc_uri, '#') > 1
+          AND split_part(e.doc_uri, '#', 1) <> split_part(d.doc_uri, '#', 1))
+ON CONFLICT DO NOTHING;
+UPDATE ingested_files SET content_hash = '';
+"""
+
 
 class Migration(NamedTuple):
     version: int
@@ -488,6 +509,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(16, "m016_value_index", M016_VALUE_INDEX),
     Migration(17, "m017_context_words", M017_CONTEXT_WORDS),
     Migration(18, "m018_context_words_unicode", M018_CONTEXT_WORDS_UNICODE),
+    Migration(19, "m019_anchor_contexts", M019_ANCHOR_CONTEXTS),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
