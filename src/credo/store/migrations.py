@@ -15,6 +15,7 @@ from typing import NamedTuple
 from credo.errors import SchemaVersionError, StoreError
 from credo.store.acronyms import M015_ACRONYMS
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
+from credo.store.own_pool import M019_OWN_BELIEFS
 from credo.store.sql_split import split_statements
 from credo.store.value_migration import M016_VALUE_INDEX, apply_m016
 
@@ -514,6 +515,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(16, "m016_value_index", lambda c: apply_m016(c, split_statements(M016_VALUE_INDEX))),
     Migration(17, "m017_context_words", _context_words("apply_m017")),
     Migration(18, "m018_context_words_unicode", _context_words("apply_m018")),
+    Migration(19, "m019_own_beliefs", _script(M019_OWN_BELIEFS)),  # (store/own_pool.py)
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
