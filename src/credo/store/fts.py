@@ -301,8 +301,6 @@ class FtsIndex(KeywordReads):
     def _own_hits(
         self, terms: list[str], weights: KeywordWeights, limit: int
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
-        if not self._own_mixed():  # (a docs store, or one of notes: known once per version)
-            return {}, {}
         policy = self._mirror_policy()
         mirror = policy.mirror
         if mirror is not None and mirror.checked and mirror.ranks is not None:
@@ -315,6 +313,8 @@ class FtsIndex(KeywordReads):
                     mirror.reads == reads or policy.at_version(self.conn, mirror)
                 ):
                     return found
+        if not self._own_mixed():  # (a docs store, or one of notes: known once per version)
+            return {}, {}
         expression = match_expression(terms)
         if expression is None:
             return {}, {}

@@ -40,7 +40,7 @@ class KeywordRanks:
     (store/own_pool.py; None unless the store holds them beside documents), for one warm
     index's mirror."""
 
-    __slots__ = ("by_id", "own", "unlocked")
+    __slots__ = ("_last", "by_id", "own", "unlocked")
 
     def __init__(
         self,
@@ -51,6 +51,8 @@ class KeywordRanks:
         self.by_id = by_id
         self.unlocked = unlocked
         self.own = own
+        # The last query's matches (``Bm25Mirror.matches``): the pool's read takes them again.
+        self._last: tuple[tuple[tuple[str, ...], tuple[float, ...]], Any] | None = None
 
     def best(
         self,
@@ -63,9 +65,16 @@ class KeywordRanks:
         """(rowids, scores) of the ``limit`` best unlocked rows matching any of ``terms``
         (of the rowids ``among`` marks, when given), by (score desc, id asc); None when the
         mirror cannot answer (FTS5 must)."""
-        found = mirror.matches(terms, weights)
-        if found is None:
-            return None
+        key = (tuple(terms), weights)
+        last = self._last
+        if last is not None and last[0] == key:
+            found = last[1]
+        else:
+            found = mirror.matches(terms, weights)
+            if found is None:
+                return None
+            if self.own is not None:  # (else no pool reads them again)
+                self._last = (key, found)
         import numpy
 
         docs, scores = found
