@@ -2,11 +2,9 @@
 (score order or intentional clustering) and the anchor projection (SYSTEM.md § Retrieval).
 
 Pure orchestration over the store's batched reads: one keyword query (two with notes
-beside documents: store/own_pool.py), two for the line lane when the store has line
-statistics, one read of the questions' successors when a keyword hit is a question (dialog
-lane), one query per graph hop, one edge fetch for clustering, one anchor fetch, and one
-belief fetch only when the doc or HRR lane adds beliefs the keyword and graph reads did not
-return (with all the session and date lanes read). No lane reads the database per candidate.
+beside documents: store/own_pool.py), two for the line lane, one read of a question's
+successors (dialog lane), one query per graph hop, one edge fetch for clustering, one anchor
+fetch, one belief fetch when the doc or HRR lane adds beliefs. No per-candidate reads.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -48,6 +46,7 @@ from credo.retrieval.options import (
     check_options,
     with_default_lanes,
 )
+from credo.retrieval.own_first import own_first
 from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
@@ -575,6 +574,7 @@ def _rank(
         ranked = latest.latest_first(ranked, newest)
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
+    ranked = own_first(ranked, trails, text, keyword)  # "our retry limit": a note leads
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
