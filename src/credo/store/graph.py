@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from credo.store.db import json_array, store_version
 from credo.store.docmatch import DocAnchorMatches, like_literal
 from credo.store.fts import CandidateRow
-from credo.store.own_pool import OWN
+from credo.store.own_pool import DOCUMENT, OWN
 from credo.types import TRAIL_SEPARATOR, Belief
 
 if TYPE_CHECKING:
@@ -30,9 +30,11 @@ class Link(NamedTuple):
 
 
 _SRC_DST_TYPE = itemgetter(0, 1, 2)
-_ANY_DOCUMENT = (
-    "SELECT EXISTS (SELECT 1 FROM beliefs WHERE origin = 'document' AND locked = 0 "
-    "AND deleted_at IS NULL)"
+# Whether the store holds the user's own live, unlocked beliefs beside live, unlocked document
+# ones: two probes of m019's partial indexes.
+_OWN_MIXED = (
+    f"EXISTS (SELECT 1 FROM beliefs WHERE {OWN}) "
+    f"AND EXISTS (SELECT 1 FROM beliefs WHERE {DOCUMENT})"
 )
 
 # Edges with one end in the ids (json ?1) whose other end is live, with that end's row.
@@ -105,8 +107,6 @@ class GraphQueries(DocAnchorMatches):
     # Per store version: whether any belief has a context, any a class but fact, and any
     # passage line statistics (store/line_stats.py).
     _contexts_seen: tuple[tuple[int, int] | None, tuple[bool, ...]] | None = None
-    # Per store version: whether any live, unlocked belief is a document's (``_own_mixed``).
-    _documents_seen: tuple[tuple[int, int] | None, bool] | None = None
     # The warm index (store/warm.py) of a long-lived process, while the store is at its
     # version: the reads below answer from it instead of SQL, with the same rows.
     _warm: "WarmIndex | None" = None
@@ -360,27 +360,14 @@ class GraphQueries(DocAnchorMatches):
     def _own_mixed(self) -> bool:
         """Whether the store holds a live, unlocked belief of the user's own (origin not
         ``document``) and a live, unlocked document one: only then can the keyword hits
-        leave one of the former out (store/own_pool.py). A store with a context holds
-        passages; one without is read for a document belief once per version (a store of
-        notes alone reads every row, ~1 ms at 10k)."""
-        if not self._has(6):
-            return False
-        if self._has(0):
-            return True
-        version = None if self.conn.in_transaction else self._version_pinned()
-        seen = self._documents_seen
-        if version is None or seen is None or seen[0] != version:
-            (found,) = self.conn.execute(_ANY_DOCUMENT).fetchone()
-            seen = (version, bool(found))
-            if version is not None:
-                self._documents_seen = seen
-        return seen[1]
+        leave one of the former out (store/own_pool.py)."""
+        return self._has(6)
 
     def _has(self, which: int) -> bool:
         """Whether any belief has a context (``which`` 0), a class other than fact (1), any
         passage has line statistics (2), any code definition is stored (3), any acronym
-        (4: store/acronyms.py), any module-level constant (5: store/values.py), or any live,
-        unlocked belief is the user's own (6: store/own_pool.py)."""
+        (4: store/acronyms.py), any module-level constant (5: store/values.py), or both a live,
+        unlocked belief of the user's own and a document one (6: ``_own_mixed``)."""
         # Kept per version inside a retrieve (``one_version``); read every time outside one.
         version = None if self.conn.in_transaction else self._version_pinned()
         seen = self._contexts_seen
@@ -390,7 +377,7 @@ class GraphQueries(DocAnchorMatches):
                 "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact'), "
                 "EXISTS (SELECT 1 FROM passage_lines), EXISTS (SELECT 1 FROM definitions), "
                 "EXISTS (SELECT 1 FROM acronyms), EXISTS (SELECT 1 FROM values_fts_docsize), "
-                f"EXISTS (SELECT 1 FROM beliefs WHERE {OWN})"
+                f"{_OWN_MIXED}"
             ).fetchone()
             seen = (version, tuple(map(bool, found)))
             if version is not None:
