@@ -276,14 +276,3 @@ def test_our_note_leads_the_result_and_the_hook_s_block(tmp_path: Path) -> None:
         assert result.beliefs[0].content in block
         library = memory.retrieve("what is the client handler timeout")
         assert library.beliefs[0].id not in notes
-
-
-def test_a_note_that_matches_best_of_all_leads_any_question() -> None:
-    """No "we": the best note leads only when no passage's keyword score is above its own."""
-    keyword = {"p1": 8.0, "p2": 6.0, "n1": 7.0, "n2": 9.0}  # n2 matches best of all
-    ranked = own_first(RANKED, TRAILS, "what is the retry limit", keyword)
-    assert [s.id for s in ranked] == ["n2", "p1", "p2", "n1"]
-    tied = {**keyword, "p1": 9.0}  # a passage as good: the lanes' order stands
-    assert own_first(RANKED, TRAILS, "what is the retry limit", tied)[0].id == "n2"
-    above = {**keyword, "p1": 9.5}
-    assert own_first(RANKED, TRAILS, "what is the retry limit", above) is RANKED

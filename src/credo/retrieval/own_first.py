@@ -10,15 +10,13 @@ index put it first, and its MRR@10 was 0.13 (fts5 over docs and notes as one tab
 
 Lifting every note over passages that match no better crowds the documentation out of
 documentation questions (22 notes entered the first ten of 60 doc questions, measured). So
-the note that matches best (the candidate with no trail, no passage of a file: a note, a
-captured statement, a conversation turn, as ``own_unit`` reads them, whose keyword score is
-the best of such candidates) leads in two cases only: the question speaks of the team
-("we", "our", "us": the first person plural, which a question about the library itself
-rarely uses), or its keyword score is the best of every candidate's (the question's words
-are the note's more than any passage's). It is moved to the first place, what it gains
-listed as its part ``own`` (the parts still add up to the score). Only in a store that holds
-both: among candidates that are all passages or all notes (a docs store, a conversation)
-nothing moves. Ties by id: deterministic.
+only a question that speaks of the team ("we", "our", "us": the first person plural, which
+a question about the library itself rarely uses) is led by the note: the candidate with no
+trail (no passage of a file: a note, a captured statement, a conversation turn, as
+``own_unit`` reads them) whose keyword score is the best of such candidates, moved to the
+first place, what it gains listed as its part ``own`` (the parts still add up to the
+score). Only in a store that holds both: among candidates that are all passages or all
+notes (a docs store, a conversation) nothing moves. Ties by id: deterministic.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -36,11 +34,10 @@ _OURS = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.IGNORECASE)
 def own_first(
     ranked: list[Scored], trails: Mapping[str, str], text: str, keyword: Mapping[str, float]
 ) -> list[Scored]:
-    """``ranked`` with the best-matching note first, when ``text`` speaks of the team or no
-    passage matches better, and the candidates hold passages (``trails``: id -> trail of
-    those with one) and notes (``keyword``: the bm25f lane's raw scores). The same list when
-    nothing moves."""
-    if not trails or len(trails) >= len(ranked):
+    """``ranked`` with the best-matching note first, when ``text`` speaks of the team and
+    the candidates hold passages (``trails``: id -> trail of those with one) and notes
+    (``keyword``: the bm25f lane's raw scores). The same list when nothing moves."""
+    if not trails or len(trails) >= len(ranked) or not _OURS.search(text):
         return ranked
     best: Scored | None = None
     best_keyword = 0.0
@@ -51,10 +48,6 @@ def own_first(
         if score > best_keyword:  # (ranked by score then id: the first of a tie stays)
             best, best_keyword = scored, score
     if best is None or best is ranked[0]:
-        return ranked
-    # (else only the best keyword match of all leads)
-    passages = (keyword.get(s.id, 0.0) for s in ranked if s.id in trails)
-    if not _OURS.search(text) and max(passages, default=0.0) > best_keyword:
         return ranked
     lead = nextafter(ranked[0].score, inf)
     lanes = {**best.lanes, "own": round(lead - best.score, 9)}
