@@ -208,12 +208,15 @@ class KeywordReads:
         backend supplies the reads: ``_passage_beliefs``, ``_value_hits``, ``_own_hits``."""
         weights = (content_weight, anchor_weight, context_weight)
         found = self._passage_beliefs(terms, weights, limit)
+        # (fewer hits than the limit, none cut by a constant: every matching row is a hit)
+        cut = len(found[0]) >= limit
         values = self._value_hits(terms, weights, limit)
         if values[0]:
             from credo.store.values import with_values
 
             found = with_values(*found, values, limit)
-        if own > 0 and limit >= 0 and terms:
+            cut = True
+        if own > 0 and limit >= 0 and terms and cut:
             pool = self._own_hits(terms, weights, own)
             if pool[0]:
                 from credo.store.own_pool import with_own
