@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from credo.store.db import json_array, store_version
 from credo.store.docmatch import DocAnchorMatches, like_literal
 from credo.store.fts import CandidateRow
-from credo.store.own_pool import DOCUMENT, OWN
+from credo.store.own_pool import OWN
 from credo.types import TRAIL_SEPARATOR, Belief
 
 if TYPE_CHECKING:
@@ -30,12 +30,6 @@ class Link(NamedTuple):
 
 
 _SRC_DST_TYPE = itemgetter(0, 1, 2)
-# Whether the store holds the user's own live, unlocked beliefs beside live, unlocked document
-# ones: two probes of m019's partial indexes.
-_OWN_MIXED = (
-    f"EXISTS (SELECT 1 FROM beliefs WHERE {OWN}) "
-    f"AND EXISTS (SELECT 1 FROM beliefs WHERE {DOCUMENT})"
-)
 
 # Edges with one end in the ids (json ?1) whose other end is live, with that end's row.
 _LINKS_WITH_ENDS = (
@@ -359,15 +353,15 @@ class GraphQueries(DocAnchorMatches):
 
     def _own_mixed(self) -> bool:
         """Whether the store holds a live, unlocked belief of the user's own (origin not
-        ``document``) and a live, unlocked document one: only then can the keyword hits
-        leave one of the former out (store/own_pool.py)."""
-        return self._has(6)
+        ``document``) and passages (a context): only then can the keyword hits leave one of
+        the former out (store/own_pool.py)."""
+        return self._has(6) and self._has(0)
 
     def _has(self, which: int) -> bool:
         """Whether any belief has a context (``which`` 0), a class other than fact (1), any
         passage has line statistics (2), any code definition is stored (3), any acronym
-        (4: store/acronyms.py), any module-level constant (5: store/values.py), or both a live,
-        unlocked belief of the user's own and a document one (6: ``_own_mixed``)."""
+        (4: store/acronyms.py), any module-level constant (5: store/values.py), or any live,
+        unlocked belief is the user's own (6: store/own_pool.py)."""
         # Kept per version inside a retrieve (``one_version``); read every time outside one.
         version = None if self.conn.in_transaction else self._version_pinned()
         seen = self._contexts_seen
@@ -377,7 +371,7 @@ class GraphQueries(DocAnchorMatches):
                 "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact'), "
                 "EXISTS (SELECT 1 FROM passage_lines), EXISTS (SELECT 1 FROM definitions), "
                 "EXISTS (SELECT 1 FROM acronyms), EXISTS (SELECT 1 FROM values_fts_docsize), "
-                f"{_OWN_MIXED}"
+                f"EXISTS (SELECT 1 FROM beliefs WHERE {OWN})"
             ).fetchone()
             seen = (version, tuple(map(bool, found)))
             if version is not None:

@@ -13,11 +13,10 @@ cut, so every passage hit stays.
 
 By construction two kinds of store answer as before: one without such beliefs (a docs
 store: the pool is empty), and one of such beliefs alone (a conversation: the pool's ``own``
-best are among the ``limit`` best already, for ``own <= limit``). A store's backend reads
-the pool only when it holds both (``mixed``); the answer is the same either way.
-
-The partial indexes ``beliefs_own`` and ``beliefs_document`` (m019) list the two kinds: a
-store's mix is two index probes, and the pool's query reads no passage row.
+best are among the ``limit`` best already, for ``own <= limit``). So a backend reads the
+pool only when the store holds such beliefs (the partial index ``beliefs_own``, m019) and
+passages (a belief with a context), and only when the hits filled the limit: fewer, and
+every matching row is a hit already. The pool's query reads no passage row.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -31,14 +30,15 @@ if TYPE_CHECKING:
 # The pool's rows: live, unlocked, not read from a document.
 OWN = "origin <> 'document' AND locked = 0 AND deleted_at IS NULL"
 
-# The others: live, unlocked, read from a document.
-DOCUMENT = "origin = 'document' AND locked = 0 AND deleted_at IS NULL"
+# Whether a store holds any is one probe of this index (none in a docs store).
+M019_OWN_BELIEFS = f"CREATE INDEX IF NOT EXISTS beliefs_own ON beliefs(rid) WHERE {OWN};"
 
-# Both kinds listed apart, so that whether a store holds each is one index probe (a store of
-# 10k notes read through for a document cost a one-shot query 1.3 ms, its whole cost again).
-M019_OWN_BELIEFS = f"""CREATE INDEX IF NOT EXISTS beliefs_own ON beliefs(rid) WHERE {OWN};
-CREATE INDEX IF NOT EXISTS beliefs_document ON beliefs(rid) WHERE {DOCUMENT};
-"""
+# Whether a store holds passages beside them: any belief with a context (the index m006 made),
+# which every ingested passage has. (Read exactly, "a live, unlocked document belief", it cost
+# either a read through a store of notes, 1.3 ms a one-shot query at 10k, or a second partial
+# index, +0.7% of an ingest's instructions; a store of imported documents without their
+# context and notes beside them is the one this leaves as before.)
+PASSAGES = "context <> ''"
 
 # The pool's rows matching the query, scored by FTS5's bm25() over the whole index. The
 # unary plus keeps the rowid test out of FTS5's plan: as a rowid constraint FTS5 would run

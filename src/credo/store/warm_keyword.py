@@ -21,7 +21,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from credo.store.fts import CandidateRow
-from credo.store.own_pool import OWN
+from credo.store.own_pool import OWN, PASSAGES
 from credo.store.warm_graph import ABSENT, UNLOCKED
 
 if TYPE_CHECKING:
@@ -153,19 +153,20 @@ def _own_rows(
     conn: sqlite3.Connection, state: npt.NDArray[np.int8]
 ) -> npt.NDArray[np.bool_] | None:
     """Which rowids are the user's own live, unlocked beliefs (store/own_pool.py), when the
-    store holds some beside a live, unlocked document belief; else None (the keyword top
-    holds the pool's best already, or there is no pool)."""
+    store holds some beside passages (``FtsIndex._own_mixed``'s rule); else None (the keyword
+    top holds the pool's best already, or there is no pool)."""
     import numpy
 
     own = numpy.zeros(len(state), dtype=numpy.bool_)
     own[numpy.fromiter(_first(conn.execute(_OWN)), numpy.int64)] = True
-    if not own.any() or not ((state == UNLOCKED) & ~own).any():
+    if not own.any() or not conn.execute(_PASSAGES).fetchone()[0]:
         return None
     return own
 
 
 _BY_ID = "SELECT rid FROM beliefs ORDER BY id"
 _OWN = f"SELECT rid FROM beliefs WHERE {OWN}"  # (the partial index beliefs_own: m019)
+_PASSAGES = f"SELECT EXISTS (SELECT 1 FROM beliefs WHERE {PASSAGES})"
 
 
 def _first(rows: Any) -> Any:

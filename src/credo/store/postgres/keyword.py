@@ -223,12 +223,12 @@ class KeywordIndex(KeywordReads):
         self, terms: list[str], weights: KeywordWeights, limit: int
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
         """store/fts.py's: the user's own beliefs among every row holding the terms, by
-        the same scores (the partial indexes of m019 say whether the store holds both)."""
-        from credo.store.own_pool import DOCUMENT, OWN, best_own
+        the same scores (only in a store that holds both: own_pool.py)."""
+        from credo.store.own_pool import OWN, PASSAGES, best_own
 
         (mixed,) = self.conn.execute(
             f"SELECT EXISTS (SELECT 1 FROM beliefs WHERE {OWN}) "
-            f"AND EXISTS (SELECT 1 FROM beliefs WHERE {DOCUMENT})"
+            f"AND EXISTS (SELECT 1 FROM beliefs WHERE {PASSAGES})"
         ).fetchone() or (False,)
         if not mixed:
             return {}, {}
