@@ -44,9 +44,13 @@ PASSAGES = "context <> ''"
 # unary plus keeps the rowid test out of FTS5's plan: as a rowid constraint FTS5 would run
 # the match once per listed row (and read each term's whole doclist for its IDF each
 # time); as a filter, FTS5 walks the matches once and scores only the rows that pass it.
+# The range of their rowids it does take (notes are mostly written after the docs they sit
+# beside: FTS5 then seeks to them; 0.90 -> 0.34 ms on an 8.6k-passage store).
 _OWN_SCORED = (
     "SELECT rowid, -bm25(beliefs_fts, ?, ?, ?) FROM beliefs_fts WHERE beliefs_fts MATCH ? "
-    f"AND +rowid IN (SELECT rid FROM beliefs WHERE {OWN})"
+    f"AND +rowid IN (SELECT rid FROM beliefs WHERE {OWN}) "
+    f"AND rowid >= (SELECT min(rid) FROM beliefs WHERE {OWN}) "
+    f"AND rowid <= (SELECT max(rid) FROM beliefs WHERE {OWN})"
 )
 _OWN_ROWS = (
     "SELECT rid, id, content, alpha, beta, session, created_at FROM beliefs "
