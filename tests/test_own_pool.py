@@ -236,6 +236,8 @@ KEYWORD = {"p1": 10.0, "p2": 6.0, "n1": 7.0, "n2": 9.0}
         ("what is the retry limit", "p1"),  # a question about the library: nothing moves
         ("how do I set the retry limit", "p1"),
         ("wear and tear", "p1"),  # (a word, not "we")
+        ("why is it slow through a US proxy", "p1"),  # (a country, not "us")
+        ("We moved the retry limit", "n2"),
     ],
 )
 def test_a_question_about_the_team_is_led_by_its_best_note(text: str, first: str) -> None:

@@ -27,8 +27,9 @@ from math import inf, nextafter
 
 from credo.retrieval.rank import Scored
 
-# The first person plural: the question is about the team's own setup.
-_OURS = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.IGNORECASE)
+# The first person plural: the question is about the team's own setup. ("us" in lower case
+# only: "a US proxy" is a country.)
+_OURS = re.compile(r"\b(?:(?i:we|our|ours|ourselves)|us|Us)\b")
 
 
 def own_first(
