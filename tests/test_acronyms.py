@@ -196,7 +196,7 @@ def test_a_v14_store_migrates_and_learns_its_acronyms_at_the_next_ingest(tmp_pat
     db = tmp_path / "old.db"
     SqliteStore(db, migrations=MIGRATIONS[:14]).close()
     with Memory(db) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 19
+        assert memory.stats().schema_version == LATEST_VERSION == 20
         assert memory.store.acronyms() == ()
         memory.ingest(docs)
         assert memory.store.acronyms() == (("vcs", "version control systems"),)

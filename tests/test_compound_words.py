@@ -128,7 +128,7 @@ def test_m017_indexes_an_older_store_s_notes_again(tmp_path: Path) -> None:
     )
     conn.close()
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 19
+        assert memory.stats().schema_version == LATEST_VERSION == 20
         hits = memory.store.keyword_search(query_terms("job store"), limit=5)
         assert [h.belief_id for h in hits] == ["store"]
         memory.store.fts_integrity_check()

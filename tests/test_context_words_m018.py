@@ -108,7 +108,7 @@ def _v17_store(root: Path) -> Path:
 def test_m018_indexes_a_v17_store_s_notes_again(tmp_path: Path) -> None:
     path = _v17_store(tmp_path)
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 19
+        assert memory.stats().schema_version == LATEST_VERSION == 20
         assert _found(memory, "istanbul city") == ["city"]
         assert _found(memory, "ipv6 address") == ["ip"]
         assert _found(memory, "naive bayes model") == ["bayes"]

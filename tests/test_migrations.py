@@ -241,7 +241,7 @@ def test_a_v5_file_migrates_to_the_context_column_and_stays_searchable(tmp_path:
     _v5_store(path, tmp_path)
 
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 19
+        assert memory.stats().schema_version == LATEST_VERSION == 20
         memory.store.fts_integrity_check()
         assert memory.store.integrity_check() == []
         # Every live belief is found by its own words, the cited one by its anchor text
@@ -359,7 +359,7 @@ def test_a_v7_journal_is_counted_by_m008(tmp_path: Path) -> None:
     assert store.schema_version == 7
     store.close()
     with Memory(path, root=tmp_path) as memory:
-        assert memory.stats().schema_version == LATEST_VERSION == 19
+        assert memory.stats().schema_version == LATEST_VERSION == 20
         counts = dict(memory.store.conn.execute("SELECT belief_id, times FROM injection_counts"))
         assert counts == {"a": 2, "b": 2}
         indexes = {str(r[0]) for r in memory.store.conn.execute("SELECT name FROM sqlite_master")}

@@ -60,6 +60,11 @@ class Options(NamedTuple):
     global_locks: tuple[Belief, ...] = ()
     weights: Weights = Weights()
     keyword_limit: int = 50  # BM25F hits considered
+    # And the best of the user's own beliefs (origin not document) that cut left out, added
+    # (store/own_pool.py): as many as a hook's block shows (~10 at its default budget), so a
+    # note that matches the question is never lost under a docs tree; a few more candidates
+    # cost a query little (docs/BENCHMARKS.md § own pool).
+    own_limit: int = 10
     graph_seeds: int = 20  # best BM25F hits that start the graph lanes
     graph_hops: int = 1  # BFS reach (a second hop added nothing on LoCoMo, cost 1.5 ms)
     heat_hops: int = 1  # the heat kernel's local graph: seeds and their direct neighbours

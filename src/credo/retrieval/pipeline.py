@@ -1,13 +1,10 @@
 """The retrieval pipeline: L0 locked beliefs, the lane fan-out, score composition, the pack
 (score order or intentional clustering) and the anchor projection (SYSTEM.md § Retrieval).
 
-Pure orchestration over the store's batched reads: one keyword query, two for the line
-lane when the store has line statistics (their counts, then the hits' lines), one read of
-the questions' successors when a keyword hit is a question (dialog lane), one query per
-graph hop, one edge fetch for clustering, one anchor fetch, and one belief fetch only when
-the doc or HRR lane adds beliefs the keyword and graph reads did not return (those carry
-each belief's content, evidence, session and created_at: all the session and date lanes
-read). No lane reads the database per candidate.
+Pure orchestration over the store's batched reads: one keyword query (two with notes
+beside documents: store/own_pool.py), two for the line lane, one read of a question's
+successors (dialog lane), one query per graph hop, one edge fetch for clustering, one anchor
+fetch, one belief fetch when the doc or HRR lane adds beliefs. No per-candidate reads.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -49,6 +46,7 @@ from credo.retrieval.options import (
     check_options,
     with_default_lanes,
 )
+from credo.retrieval.own_first import own_first
 from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
@@ -496,7 +494,8 @@ def _rank(
     known: dict[str, CandidateRow | None] = {}
     around_seeds: tuple[set[str], list[Link]] | None = None
     if lanes["bm25f"] and terms:
-        hits, hit_rows = store.keyword_beliefs(terms, limit=options.keyword_limit)
+        limit = options.keyword_limit  # (and the user's own beliefs past it: own_pool.py)
+        hits, hit_rows = store.keyword_beliefs(terms, limit=limit, own=options.own_limit)
         found = keyword = naming.with_named(store, text, terms, dict(hits), known)  # (named.py)
         known.update(hit_rows)
         if any(map(str.isdigit, terms)):  # "lines 2 and 4" is not release 4.10.2 (numbers.py)
@@ -509,7 +508,7 @@ def _rank(
                 store.keyword_scores,
                 store.index_extras,
             )
-        if flat := lanes["title"] and title.is_flat(hits, options.keyword_limit):  # (title.py)
+        if flat := lanes["title"] and title.is_flat(hits, limit):  # (title.py)
             found = keyword = title.widened(store, terms, found, known, titled)
         if lanes["dialog"]:
             keyword = dialog.dialog_step(store, found, known, limit=options.graph_max_links)
@@ -574,6 +573,7 @@ def _rank(
         ranked = latest.latest_first(ranked, newest)
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
+    ranked = own_first(ranked, trails, text, keyword)  # "our retry limit": a note leads
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts

@@ -194,6 +194,7 @@ class KeywordReads:
         terms: list[str],
         *,
         limit: int,
+        own: int = 0,
         content_weight: float = CONTENT_WEIGHT,
         anchor_weight: float = ANCHOR_WEIGHT,
         context_weight: float = CONTEXT_WEIGHT,
@@ -202,15 +203,26 @@ class KeywordReads:
         id: a dict, not a list of ``KeywordHit``s to turn into one), plus id ->
         ``CandidateRow`` of the live hits, with the module-level constants ranked among
         them (store/values.py: an index of their own, scored by the passage index's
-        statistics). A backend supplies the reads: ``_passage_beliefs``, ``_value_hits``."""
+        statistics), and then the ``own`` best of the user's own beliefs (origin not
+        ``document``) the ``limit`` left out, wherever they rank (store/own_pool.py). A
+        backend supplies the reads: ``_passage_beliefs``, ``_value_hits``, ``_own_hits``."""
         weights = (content_weight, anchor_weight, context_weight)
         found = self._passage_beliefs(terms, weights, limit)
+        # (fewer hits than the limit, none cut by a constant: every matching row is a hit)
+        cut = len(found[0]) >= limit
         values = self._value_hits(terms, weights, limit)
-        if not values[0]:
-            return found
-        from credo.store.values import with_values
+        if values[0]:
+            from credo.store.values import with_values
 
-        return with_values(*found, values, limit)
+            found = with_values(*found, values, limit)
+            cut = True
+        if own > 0 and limit >= 0 and terms and cut:
+            pool = self._own_hits(terms, weights, own)
+            if pool[0]:
+                from credo.store.own_pool import with_own
+
+                return with_own(*found, pool)
+        return found
 
     def _passage_beliefs(
         self, terms: list[str], weights: KeywordWeights, limit: int
@@ -227,6 +239,15 @@ class KeywordReads:
     ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
         """The ``limit`` best live, unlocked constants for ``terms`` (id -> score, best
         first, ties by id) and their ``CandidateRow``s; none on a backend without them."""
+        return {}, {}
+
+    def _own_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """The ``limit`` best live, unlocked beliefs whose origin is not ``document`` for
+        ``terms`` (id -> score, best first, ties by id: the scores the passage query gives
+        them) and their ``CandidateRow``s; none when the store holds no such belief or
+        nothing else (then the hits hold the pool's best already: store/own_pool.py)."""
         return {}, {}
 
     def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
@@ -256,6 +277,7 @@ class FtsIndex(KeywordReads):
     # GraphQueries': the version the retrieve under way read (``one_version``), or None.
     _version_pinned: Callable[[], tuple[int, int] | None]
     _has_values: Callable[[], bool]  # GraphQueries': any constant in the value index
+    _own_mixed: Callable[[], bool]  # GraphQueries': the user's own beliefs beside documents
 
     def _passage_beliefs(
         self, terms: list[str], weights: KeywordWeights, limit: int
@@ -278,6 +300,30 @@ class FtsIndex(KeywordReads):
                 return {}, {}
             self._values = ValueIndex(self.conn, Tokenizer(option))
         return self._values.hits(terms, weights, limit, self.term_rows)
+
+    def _own_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        policy = self._mirror_policy()
+        mirror = policy.mirror
+        if mirror is not None and mirror.checked and mirror.ranks is not None:
+            # A warm index's: ranked on its arrays, as its keyword top (warm_keyword.py).
+            mirror = policy.current(self.conn, self._version_pinned())
+            if mirror is not None and mirror.ranks is not None:
+                reads = mirror.reads
+                found = mirror.ranks.own_hits(mirror, terms, weights, limit)
+                if found is not None and (
+                    mirror.reads == reads or policy.at_version(self.conn, mirror)
+                ):
+                    return found
+        if not self._own_mixed():  # (a docs store, or one of notes: known once per version)
+            return {}, {}
+        expression = match_expression(terms)
+        if expression is None:
+            return {}, {}
+        from credo.store.own_pool import sqlite_own_hits
+
+        return sqlite_own_hits(self.conn, expression, weights, limit)
 
     def _mirrored_hits(
         self, terms: list[str], weights: KeywordWeights, limit: int

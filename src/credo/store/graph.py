@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from credo.store.db import json_array, store_version
 from credo.store.docmatch import DocAnchorMatches, like_literal
 from credo.store.fts import CandidateRow
+from credo.store.own_pool import OWN
 from credo.types import TRAIL_SEPARATOR, Belief
 
 if TYPE_CHECKING:
@@ -350,10 +351,17 @@ class GraphQueries(DocAnchorMatches):
     def _has_values(self) -> bool:
         return self._has(5)
 
+    def _own_mixed(self) -> bool:
+        """Whether the store holds a live, unlocked belief of the user's own (origin not
+        ``document``) and passages (a context): only then can the keyword hits leave one of
+        the former out (store/own_pool.py)."""
+        return self._has(6) and self._has(0)
+
     def _has(self, which: int) -> bool:
         """Whether any belief has a context (``which`` 0), a class other than fact (1), any
         passage has line statistics (2), any code definition is stored (3), any acronym
-        (4: store/acronyms.py), or any module-level constant (5: store/values.py)."""
+        (4: store/acronyms.py), any module-level constant (5: store/values.py), or any live,
+        unlocked belief is the user's own (6: store/own_pool.py)."""
         # Kept per version inside a retrieve (``one_version``); read every time outside one.
         version = None if self.conn.in_transaction else self._version_pinned()
         seen = self._contexts_seen
@@ -362,7 +370,8 @@ class GraphQueries(DocAnchorMatches):
                 "SELECT EXISTS (SELECT 1 FROM beliefs WHERE context <> ''), "
                 "EXISTS (SELECT 1 FROM beliefs WHERE retention <> 'fact'), "
                 "EXISTS (SELECT 1 FROM passage_lines), EXISTS (SELECT 1 FROM definitions), "
-                "EXISTS (SELECT 1 FROM acronyms), EXISTS (SELECT 1 FROM values_fts_docsize)"
+                "EXISTS (SELECT 1 FROM acronyms), EXISTS (SELECT 1 FROM values_fts_docsize), "
+                f"EXISTS (SELECT 1 FROM beliefs WHERE {OWN})"
             ).fetchone()
             seen = (version, tuple(map(bool, found)))
             if version is not None:

@@ -16,6 +16,7 @@ from credo.errors import SchemaVersionError, StoreError
 from credo.store.acronyms import M015_ACRONYMS
 from credo.store.anchor_context_migration import M019_ANCHOR_CONTEXTS
 from credo.store.index_migration import M013_INDEX_TEXT, apply_m013
+from credo.store.own_pool import M020_OWN_BELIEFS
 from credo.store.sql_split import split_statements
 from credo.store.value_migration import M016_VALUE_INDEX, apply_m016
 
@@ -516,6 +517,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(17, "m017_context_words", _context_words("apply_m017")),
     Migration(18, "m018_context_words_unicode", _context_words("apply_m018")),
     Migration(19, "m019_anchor_contexts", _script(M019_ANCHOR_CONTEXTS)),
+    Migration(20, "m020_own_beliefs", _script(M020_OWN_BELIEFS)),  # (store/own_pool.py)
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

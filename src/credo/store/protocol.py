@@ -172,6 +172,7 @@ class Store(Protocol):
         terms: list[str],
         *,
         limit: int,
+        own: int = 0,
         content_weight: float = 1.0,
         anchor_weight: float = 0.5,
         context_weight: float = 1.0,

@@ -78,12 +78,15 @@ _DOCUMENTS = frozenset(("md", "markdown", "mdx", "rst", "rest", "txt", "text", "
 
 def is_flat(hits: dict[str, float], limit: int) -> bool:
     """Whether the keyword ``hits`` (id -> FTS5 score, best first, as the store ranks them)
-    are flat: ``limit`` of them (the cut left others out), the last within ``TIED`` of the
-    best, so that BM25 told them apart by length, not by the question's words."""
+    are flat: ``limit`` of them (the cut left others out), the ``limit``-th within ``TIED``
+    of the best, so that BM25 told them apart by length, not by the question's words. (The
+    user's own beliefs the cut left out follow them: store/own_pool.py.)"""
     if len(hits) < limit or limit <= 0:
         return False
     best = next(iter(hits.values()))
-    return best > 0 and next(reversed(hits.values())) >= TIED * best
+    if len(hits) == limit:
+        return best > 0 and next(reversed(hits.values())) >= TIED * best
+    return best > 0 and list(hits.values())[limit - 1] >= TIED * best
 
 
 def brought(store: Store, terms: Iterable[str]) -> dict[str, float]:

@@ -219,6 +219,31 @@ class KeywordIndex(KeywordReads):
 
         return value_hits(self.conn, self._tokenizer, terms, weights, limit)
 
+    def _own_hits(
+        self, terms: list[str], weights: KeywordWeights, limit: int
+    ) -> tuple[dict[str, float], dict[str, CandidateRow]]:
+        """store/fts.py's: the user's own beliefs among every row holding the terms, by
+        the same scores (only in a store that holds both: own_pool.py)."""
+        from credo.store.own_pool import OWN, PASSAGES, best_own
+
+        (mixed,) = self.conn.execute(
+            f"SELECT EXISTS (SELECT 1 FROM beliefs WHERE {OWN}) "
+            f"AND EXISTS (SELECT 1 FROM beliefs WHERE {PASSAGES})"
+        ).fetchone() or (False,)
+        if not mixed:
+            return {}, {}
+        scored = self._scored(self._tokenizer.phrases(terms), weights)
+        if not scored:
+            return {}, {}
+        rows = self.conn.execute(
+            "SELECT rid, id, content, alpha, beta, session, created_at FROM beliefs "  # type: ignore[arg-type]
+            f"WHERE rid = ANY(%s) AND {OWN}",
+            (sorted(scored),),
+        ).fetchall()
+        return best_own(
+            [(scored[r[0]], str(r[1]), (r[2], r[3], r[4], r[5], r[6])) for r in rows], limit
+        )
+
     def keyword_scores(self, terms: list[str], ids: list[str]) -> dict[str, float]:
         """store/fts.py's: the same scores, here from every row holding the terms."""
         if not terms or not ids:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from credo.errors import StoreError
 from credo.store.acronyms import M015_ACRONYMS
 from credo.store.migrations import EDGE_TYPE_CHECK, refuse_newer
+from credo.store.own_pool import M020_OWN_BELIEFS
 from credo.store.value_migration import VALUE_KIND
 
 if TYPE_CHECKING:
@@ -510,6 +511,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(17, "m017_context_words", M017_CONTEXT_WORDS),
     Migration(18, "m018_context_words_unicode", M018_CONTEXT_WORDS_UNICODE),
     Migration(19, "m019_anchor_contexts", M019_ANCHOR_CONTEXTS),
+    Migration(20, "m020_own_beliefs", M020_OWN_BELIEFS),  # (store/own_pool.py)
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
