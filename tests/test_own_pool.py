@@ -15,10 +15,7 @@ import pytest
 from credo import Memory
 from credo.retrieval import pipeline
 from credo.retrieval.options import Options
-from credo.retrieval.own_first import own_first
-from credo.retrieval.rank import Scored
 from credo.store.fts import query_terms
-from credo.surfaces.hook import retrieve_for_hook
 from credo.surfaces.render import result_json
 from tests.conftest import postgres_store
 
@@ -212,69 +209,3 @@ def test_the_pool_never_removes_a_hit(tmp_path: Path, own: int) -> None:
             pooled = memory.store.keyword_beliefs(terms, limit=50, own=own)[0]
             assert list(pooled)[: len(plain)] == list(plain)
             assert len(pooled) <= len(plain) + own
-
-
-# -- a question about the team is led by its best note (retrieval/own_first.py) ------------
-
-
-def _scored(rows: list[tuple[str, float, float]]) -> list[Scored]:
-    """(id, score, bm25f part) rows, as ranked."""
-    return [Scored(i, s, {"bm25f": k}) for i, s, k in rows]
-
-
-RANKED = _scored([("p1", 1.8, 1.0), ("p2", 1.2, 0.6), ("n1", 0.9, 0.7), ("n2", 0.5, 0.9)])
-TRAILS = {"p1": "docs/a.md › A", "p2": "docs/b.md › B"}
-KEYWORD = {"p1": 10.0, "p2": 6.0, "n1": 7.0, "n2": 9.0}
-
-
-@pytest.mark.parametrize(
-    ("text", "first"),
-    [
-        ("what retry limit do we use", "n2"),  # the note the question's words match best
-        ("what is OUR retry limit", "n2"),
-        ("how many retries for us", "n2"),
-        ("what is the retry limit", "p1"),  # a question about the library: nothing moves
-        ("how do I set the retry limit", "p1"),
-        ("wear and tear", "p1"),  # (a word, not "we")
-        ("why is it slow through a US proxy", "p1"),  # (a country, not "us")
-        ("We moved the retry limit", "n2"),
-    ],
-)
-def test_a_question_about_the_team_is_led_by_its_best_note(text: str, first: str) -> None:
-    ranked = own_first(RANKED, TRAILS, text, KEYWORD)
-    assert ranked[0].id == first
-    assert sorted(s.id for s in ranked) == sorted(s.id for s in RANKED)
-    if first == "n2":
-        lead = ranked[0]
-        assert lead.score > RANKED[0].score
-        assert lead.lanes["own"] == pytest.approx(lead.score - 0.5)
-        assert [s.id for s in ranked[1:]] == ["p1", "p2", "n1"]
-    else:
-        assert ranked is RANKED
-
-
-def test_only_a_store_of_both_moves() -> None:
-    """All passages (a docs store) or all notes (a conversation): nothing moves."""
-    notes = [s for s in RANKED if s.id not in TRAILS]
-    assert own_first(notes, {}, "what do we use", KEYWORD) is notes
-    passages = [s for s in RANKED if s.id in TRAILS]
-    assert own_first(passages, TRAILS, "what do we use", KEYWORD) is passages
-    unmatched = {"p1": 10.0, "p2": 6.0}  # (notes the keyword lane did not score)
-    assert own_first(RANKED, TRAILS, "what do we use", unmatched) is RANKED
-
-
-def test_our_note_leads_the_result_and_the_hook_s_block(tmp_path: Path) -> None:
-    """End to end: asked in the team's words, the note that best matches the question leads
-    the result and is in the hook's block; asked about the library, a passage leads."""
-    with _mixed(tmp_path) as memory:
-        every = memory.store.keyword_search(query_terms(QUESTION), limit=-1)
-        notes = {_note_id(memory, text) for text in NOTES}
-        best = next(h.belief_id for h in every if h.belief_id in notes)
-        assert [h.belief_id for h in every].index(best) > 10  # (passages match better)
-        result = memory.retrieve(QUESTION)
-        assert result.beliefs[0].id == best
-        assert "own" in result.beliefs[0].lanes
-        _, block = retrieve_for_hook(memory, QUESTION, 600)
-        assert result.beliefs[0].content in block
-        library = memory.retrieve("what is the client handler timeout")
-        assert library.beliefs[0].id not in notes

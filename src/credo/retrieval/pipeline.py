@@ -46,7 +46,6 @@ from credo.retrieval.options import (
     check_options,
     with_default_lanes,
 )
-from credo.retrieval.own_first import own_first
 from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
@@ -573,7 +572,6 @@ def _rank(
         ranked = latest.latest_first(ranked, newest)
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
-    ranked = own_first(ranked, trails, text, keyword)  # "our retry limit": a note leads
     if keyword is not found:
         _explain_dialog(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
