@@ -159,6 +159,19 @@ def held_out_folder(part: str, held_out: set[str]) -> bool:
     return any(name == h or name.startswith(f"{h}-") for h in held_out)
 
 
+def audit_sources(corpora: list[str], trees: list[str]) -> list[tuple[str, Path, list[Path]]]:
+    """(name, root, files) of each dev corpus named and each ``--tree`` folder, refusing a
+    held-out set by name or by folder (the audits share it: code, repeat, copies)."""
+    sources = [(name, *corpus_files(name)) for name in corpora]
+    held_out = {*heldout_corpora.UNSPENT, *getattr(heldout_corpora, "RESERVE", ())}
+    for folder in trees:
+        root = Path(folder).resolve()
+        if any(held_out_folder(part, held_out) for part in root.parts):
+            raise SystemExit(f"{root} is a held-out set's tree: never audited")
+        sources.append((root.name, root, tree_files(root)))
+    return sources
+
+
 def tree_files(root: Path) -> list[Path]:
     """The files ``credo ingest ROOT`` reads: its walk (ignore files, vendored and skipped
     folders), less what it skips (minified, generated, too large, a stub beside its source)."""
@@ -535,13 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.corpora and not args.tree:
         parser.error("name a corpus or a --tree")
     audit = Audit()
-    sources = [(name, *corpus_files(name)) for name in args.corpora]
-    for folder in args.tree:
-        root = Path(folder).resolve()
-        held_out = {*heldout_corpora.UNSPENT, *getattr(heldout_corpora, "RESERVE", ())}
-        if any(held_out_folder(part, held_out) for part in root.parts):
-            raise SystemExit(f"{root} is a held-out set's tree: never audited")
-        sources.append((root.name, root, tree_files(root)))
+    sources = audit_sources(args.corpora, args.tree)
     for name, root, files in sources:
         for path in files:
             text = path.read_text(encoding="utf-8", errors="replace")

@@ -32,9 +32,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH / "heldout"))
-import corpora as heldout_corpora  # noqa: E402  (bench/heldout/corpora.py)
 
-from code_audit import corpus_files, held_out_folder, tree_files  # noqa: E402
+from code_audit import audit_sources  # noqa: E402
 from credo import Memory  # noqa: E402
 from credo.errors import InvalidInputError  # noqa: E402
 from credo.knowledge import identity  # noqa: E402
@@ -97,13 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.corpora and not args.tree:
         parser.error("name a corpus or a --tree")
-    held_out = {*heldout_corpora.UNSPENT, *getattr(heldout_corpora, "RESERVE", ())}
-    sources = [(name, *corpus_files(name)) for name in args.corpora]
-    for folder in args.tree:
-        root = Path(folder).resolve()
-        if any(held_out_folder(part, held_out) for part in root.parts):
-            raise SystemExit(f"{root} is a held-out set's tree: never audited")
-        sources.append((root.name, root, tree_files(root)))
+    sources = audit_sources(args.corpora, args.tree)
     counts: Counter[str] = Counter()
     print(f"{'tree':32s} {'copies':>7s} {'lost':>7s} {'words':>7s}")
     for name, root, files in sources:

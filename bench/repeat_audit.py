@@ -35,9 +35,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH / "heldout"))
-import corpora as heldout_corpora  # noqa: E402  (bench/heldout/corpora.py)
 
-from code_audit import corpus_files, held_out_folder, tree_files  # noqa: E402
+from code_audit import audit_sources  # noqa: E402
 from credo.knowledge.chunk.language import language_for  # noqa: E402
 from credo.knowledge.identity import content_hash  # noqa: E402
 from credo.knowledge.ingest.split import split_passages  # noqa: E402
@@ -137,13 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.corpora and not args.tree:
         parser.error("name a corpus or a --tree")
-    held_out = {*heldout_corpora.UNSPENT, *getattr(heldout_corpora, "RESERVE", ())}
-    sources = [(name, *corpus_files(name)) for name in args.corpora]
-    for folder in args.tree:
-        root = Path(folder).resolve()
-        if any(held_out_folder(part, held_out) for part in root.parts):
-            raise SystemExit(f"{root} is a held-out set's tree: never audited")
-        sources.append((root.name, root, tree_files(root)))
+    sources = audit_sources(args.corpora, args.tree)
     audit = Audit()
     for name, root, files in sources:
         for path in files:
