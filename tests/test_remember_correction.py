@@ -176,6 +176,19 @@ def test_what_a_correction_supersedes_is_a_clear_match_of_capture_rule(
             "We keep nightly database dumps on the NAS for 30 days.",
             "Correction: we stopped keeping database dumps on the NAS last month.",
         ),
+        # a subject retired in the passive rules itself out, as "X was replaced by Y" did
+        (
+            "Wheels are uploaded to our private index at pkgs.corp.internal before PyPI.",
+            "Correction: the private index was shut down; wheels go straight to PyPI.",
+        ),
+        (
+            "Monthly reports come from the reports-api service on port 8081.",
+            "Correction: the reports-api service was folded into the billing service.",
+        ),
+        (
+            "New helpers go in utils/ next to the models.",
+            "No, utils/ is deprecated: new helpers go in lib/ next to the models.",
+        ),
     ],
 )
 def test_a_stopped_correction_supersedes_what_it_stopped(

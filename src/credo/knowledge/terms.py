@@ -20,9 +20,21 @@ _NEGATION_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop|\bavoid|\bno)\s*$", 
 # "Celery was replaced by RQ": the subject is what is ruled out (the agent in "by" is
 # asserted). The subject is a phrase: "the requests library was replaced by httpx" rules out
 # requests, not "library" (``_replaced_subject``).
+# A subject retired in the passive rules itself out: "Celery was replaced by RQ", and (stop 65's
+# notes bench) "the private index was shut down", "the pdf-service was folded into ...".
+_RETIRED_WORDS = (
+    "replaced", "shut down", "retired", "decommissioned", "removed", "dropped", "closed",
+    "turned off", "switched off", "folded into", "deprecated",
+)  # fmt: skip
+# (in the present only a state: "utils/ is deprecated", not "flags are removed after rollout"
+# nor "issues are closed by the triager")
+_STATE = r"(?:shut\s+down|retired|decommissioned|closed|turned\s+off|switched\s+off|deprecated)"
 _REPLACED = re.compile(
-    rf"((?:{tp.TERM_BARE}\s+){{0,2}}{tp.TERM_BARE})\s+(?:was|were|has\s+been|have\s+been|got)"
-    r"\s+replaced\s+(?:by|with)\b",
+    rf"((?:{tp.TERM_BARE}\s+){{0,2}}{tp.TERM_BARE})\s+(?:"
+    r"(?:was|were|has\s+been|have\s+been|got)\s+(?:replaced\s+(?:by|with)|removed|dropped|"
+    r"folded\s+into|{_STATE})\b|(?:is|are)\s+(?:now\s+)?{_STATE}\b(?!\s+by\b))".replace(
+        "{_STATE}", _STATE
+    ),
     re.IGNORECASE,
 )
 # Words before a subject's name that are not the name: "our old", "the legacy", a lead-in
@@ -123,7 +135,8 @@ def statement_terms(clean: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     retracted = RULE_RETRACTION.match(clean)
     if retracted and retracted.group("after"):  # "never mind the pytz exception, keep ...": pytz
         found.insert(0, taken_back(clean) or "")
-    if "replaced" in clean.lower():  # else the pattern tries every word, and finds none
+    low = clean.lower()
+    if any(word in low for word in _RETIRED_WORDS):  # else the pattern tries every word
         found += [_replaced_subject(match.group(1)) for match in _REPLACED.finditer(clean)]
     for raw in found:
         term = _term(raw)
