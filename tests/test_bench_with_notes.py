@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from bench.with_notes import main, notes_of
 
+from credo.memory import Memory
+
 NOTES = Path(__file__).resolve().parent.parent / "bench" / "own_notes"
 
 BENCH = """
@@ -32,6 +34,8 @@ def test_every_store_holds_the_notes_once(
     bench = tmp_path / "bench.py"
     bench.write_text(BENCH, encoding="utf-8")
     monkeypatch.setattr(sys, "argv", list(sys.argv))
+    # main() patches Memory.ingest for the bench it runs: put it back for the other tests
+    monkeypatch.setattr(Memory, "ingest", Memory.ingest)
     main([str(NOTES), str(bench), str(tmp_path)])
     counts = [int(line) for line in capsys.readouterr().out.split()]
     notes = len({text for text, _ in notes_of(NOTES)})
