@@ -253,6 +253,11 @@ def store_version(conn: sqlite3.Connection, data_version: int | None = None) -> 
     return data_version, conn.total_changes - unseen
 
 
+def int_array(rowids: Iterable[int]) -> str:
+    """A JSON array of integer ``rowids`` for ``json_each(?)``, compared as rowids are."""
+    return "[" + ",".join(map(str, rowids)) + "]"
+
+
 def json_array(values: Iterable[str]) -> str:
     """A JSON array of ``values`` for ``json_each(?)``: how a batched read passes its ids.
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from credo.store.beliefs import _COLUMNS, _belief
-from credo.store.db import json_array
+from credo.store.db import int_array, json_array
 from credo.types import Belief
 
 if TYPE_CHECKING:
@@ -272,5 +272,5 @@ class JournalTable(JournalRows):
         self.conn.execute(
             "UPDATE feedback_events SET undone_at = ? "
             "WHERE id IN (SELECT value FROM json_each(?)) AND undone_at IS NULL",
-            (at, "[" + ",".join(str(int(i)) for i in event_ids) + "]"),
+            (at, int_array(map(int, event_ids))),
         )

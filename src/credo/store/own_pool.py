@@ -24,6 +24,8 @@ every matching row is a hit already. The pool's query reads no passage row.
 import sqlite3
 from typing import TYPE_CHECKING
 
+from credo.store.db import int_array
+
 if TYPE_CHECKING:
     from credo.store.fts import CandidateRow, KeywordWeights
 
@@ -70,7 +72,7 @@ def sqlite_own_hits(
     if not scored:
         return {}, {}
     kept = _through_cut(scored, limit)
-    rows = conn.execute(_OWN_ROWS, ("[" + ",".join(str(r) for r, _ in kept) + "]",))
+    rows = conn.execute(_OWN_ROWS, (int_array(r for r, _ in kept),))
     scores = dict(kept)
     return best_own(
         [(scores[r[0]], str(r[1]), (r[2], r[3], r[4], r[5], r[6])) for r in rows], limit

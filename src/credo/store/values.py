@@ -29,10 +29,11 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from credo.store.bm25_mirror import K1, B, _idf, _varint_sum, averages
+from credo.store.db import int_array
 from credo.store.fts import match_expression
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from credo.store.fts import CandidateRow, KeywordWeights
@@ -93,7 +94,7 @@ class ValueIndex:
             for rowid, blob in conn.execute(
                 "SELECT id, sz FROM values_fts_docsize WHERE id IN "
                 "(SELECT value FROM json_each(?))",
-                (_int_array(sorted(wanted)),),
+                (int_array(sorted(wanted)),),
             )
         }
         columns = len(totals)
@@ -121,7 +122,7 @@ class ValueIndex:
             "SELECT rid, id, content, alpha, beta, session, created_at FROM beliefs "
             "WHERE rid IN (SELECT value FROM json_each(?)) AND locked = 0 "
             "AND deleted_at IS NULL",
-            (_int_array(scores),),
+            (int_array(scores),),
         ).fetchall()
         return best_hits(scores, found, limit)
 
@@ -169,8 +170,3 @@ def with_values(
     kept = dict(merged)
     every = {**rows, **value_rows}
     return kept, {i: every[i] for i in kept if i in every}
-
-
-def _int_array(rowids: "Iterable[int]") -> str:
-    """A JSON array of ``rowids`` for ``json_each(?)``: integers, compared as the rowids are."""
-    return "[" + ",".join(map(str, rowids)) + "]"
