@@ -8,7 +8,7 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -200,9 +200,11 @@ class FileWriter:
         pieces = dict(corroborated)
         ids = [i for i in contexts if i not in created and i not in self.rehomed]
         ids += [i for i in pieces if i not in contexts]
-        shared = (
-            {b for b, _ in self.store.ingest_anchors_elsewhere(ids, self.uri)} if ids else set()
-        )
+        # the files other than this one holding each of them (read once: `_first_rows` too)
+        files: dict[str, list[str]] = {}
+        for belief_id, doc_uri in self.store.ingest_anchors_elsewhere(ids, self.uri) if ids else ():
+            files.setdefault(belief_id, []).append(doc_uri.partition("#")[0])
+        shared = set(files)
         alone = [i for i in contexts if i not in shared]
         self.store.set_contexts((i, contexts[i]) for i in alone if i not in created)
         self.store.drop_file_contexts((i, self.uri) for i in alone if i not in created)
@@ -212,21 +214,19 @@ class FileWriter:
             if belief_id not in contexts:
                 contexts[belief_id] = context_field(self.uri, pieces[belief_id].chunk)
         ordered = sorted(shared)
-        self._first_rows(ordered)
+        self._first_rows(ordered, files)
         self.store.put_file_contexts(self.uri, ((i, contexts[i]) for i in ordered))
         self._recompose(ordered)
 
-    def _first_rows(self, ids: list[str]) -> None:
+    def _first_rows(self, ids: list[str], files: Mapping[str, list[str]]) -> None:
         """A belief met in a second file had its first file's context alone, and no row:
         that context becomes the row of the file its trail names (of the first other file
-        when it names none: a context imported from records)."""
+        when it names none: a context imported from records). ``files``: each belief's
+        other files, in path order."""
         rows = self.store.file_contexts(ids)
         lone = [i for i in ids if i not in rows]
         if not lone:
             return
-        files: dict[str, list[str]] = {}
-        for belief_id, doc_uri in self.store.ingest_anchors_elsewhere(lone, self.uri):
-            files.setdefault(belief_id, []).append(doc_uri.partition("#")[0])
         for belief_id, belief in self.store.get_beliefs(lone).items():
             if not belief.context or belief_id not in files:
                 continue
