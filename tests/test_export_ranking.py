@@ -1,6 +1,6 @@
 """An exported store, imported into a fresh one, ranks exactly as the original before any
-re-ingest: the line statistics, definitions and acronyms ingest derives travel as records
-(knowledge/derived_records.py). Through the real CLI, on both backends."""
+re-ingest: the line statistics, definitions, acronyms and per-file contexts ingest derives
+travel as records (knowledge/derived_records.py). Through the real CLI, on both backends."""
 
 from __future__ import annotations
 
@@ -74,6 +74,7 @@ QUERIES = [
     "retry backoff delay",
     "push image to the registry",
     "purge the content delivery network",  # the rollback says "CDN" (store/acronyms.py)
+    "vendored retry backoff",  # the copy's own file answers first (m019 anchor_contexts)
 ]
 
 
@@ -111,6 +112,8 @@ def test_an_imported_store_ranks_as_the_original(
     (tree / "docs" / "deploy.md").write_text(GUIDE, encoding="utf-8")
     (tree / "docs" / "cache.md").write_text(NOTES, encoding="utf-8")
     (tree / "retry.py").write_text(CODE, encoding="utf-8")
+    (tree / "vendored").mkdir()
+    (tree / "vendored" / "retry.py").write_text(CODE, encoding="utf-8")  # (one text, two files)
     _credo(tmp_path, store_location, "ingest", str(tree))
     before = {q: _credo(tmp_path, store_location, "search", q, "--json") for q in QUERIES}
     records = tmp_path / "out.jsonl"
@@ -119,12 +122,12 @@ def test_an_imported_store_ranks_as_the_original(
     for query in QUERIES:
         assert _credo(tmp_path, second_location, "search", query, "--json") == before[query], query
     kinds = [json.loads(line)["kind"] for line in records.read_text("utf-8").splitlines()]
-    assert kinds.count("passage_lines") >= 5 and kinds.count("definitions") == 1
-    assert kinds.count("acronyms") == 1
+    assert kinds.count("passage_lines") >= 5 and kinds.count("definitions") == 2
+    assert kinds.count("acronyms") == 1 and kinds.count("anchor_context") >= 2
     # Exported again, the copy gives the same bytes: nothing was lost on the way.
     again = tmp_path / "again.jsonl"
     _credo(tmp_path, second_location, "export", str(again))
-    derived = ("passage_lines", "definitions", "acronyms")
+    derived = ("passage_lines", "definitions", "acronyms", "anchor_context")
     assert [
         line
         for line in again.read_text("utf-8").splitlines()
@@ -171,6 +174,10 @@ BELIEF = '{"kind":"belief","id":"b1","content":"Deploys go through ops/deploy.sh
         (
             '{"kind":"definitions","file":"a.py","passages":{}}',
             "field 'passages' must be a list",
+        ),
+        (
+            '{"kind":"anchor_context","belief_id":"b1","file":"a.py"}',
+            "missing required field 'context'",
         ),
         (
             '{"kind":"acronyms","file":"a.md","pairs":[["cdn"]]}',

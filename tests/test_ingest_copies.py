@@ -5,12 +5,14 @@ exactly as before."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from credo import Memory
+from credo.errors import RecordsError
 from credo.knowledge.identity import MAX_CONTEXT_CHARS
 from credo.knowledge.ingest.copies import union
 from credo.store.index_text import register
@@ -153,6 +155,44 @@ def test_both_backends_answer_a_copy_alike(tmp_path: Path) -> None:
     with postgres_store() as url:
         assert answers(url) == lite
     assert all(lite)
+
+
+# -- records export and import --------------------------------------------------------------
+def _answers(memory: Memory) -> list[tuple[str, float, list[str]]]:
+    result = memory.retrieve("where is baseTimestamp set", with_doc_anchors=True)
+    uris = [[a.doc_uri for a in anchors] for anchors in result.doc_anchors]
+    return [(b.id, b.score, u) for b, u in zip(result.beliefs, uris, strict=True)]
+
+
+def test_an_export_carries_each_file_s_context_and_the_import_answers_alike(
+    memory: Memory, tmp_path: Path
+) -> None:
+    memory.ingest(*_write(tmp_path))
+    out = tmp_path / "records.jsonl"
+    memory.export_records(out)
+    with Memory(tmp_path / "copy.db", root=tmp_path) as copy:
+        copy.import_records(out)
+        assert copy.store.iter_anchor_contexts() == memory.store.iter_anchor_contexts()
+        assert len(copy.store.iter_anchor_contexts()) == 2
+        assert _answers(copy) == _answers(memory)
+        assert _answers(copy)[0][2][0] == "text_formatter.go#L3-L5"
+        (tmp_path / "text_formatter.go").unlink()
+        copy.ingest(tmp_path)  # (the imported rows say which words leave with the file)
+        assert not copy.retrieve("baseTimestamp").beliefs
+
+
+def test_an_anchor_context_of_no_known_belief_is_refused_and_nothing_imported(
+    memory: Memory, tmp_path: Path
+) -> None:
+    records = tmp_path / "bad.jsonl"
+    row = {"kind": "anchor_context", "belief_id": "ffffffffffffffff", "file": "a.py"}
+    records.write_text(json.dumps({**row, "context": "a.py L1-L2"}) + "\n")
+    with pytest.raises(RecordsError, match=r"bad.jsonl:1: belief 'ffffffffffffffff'"):
+        memory.import_records(records)
+    assert memory.store.iter_anchor_contexts() == []
+    records.write_text(json.dumps({**row, "context": "x" * (MAX_CONTEXT_CHARS + 1)}) + "\n")
+    with pytest.raises(RecordsError, match="over the limit"):
+        memory.import_records(records)
 
 
 # -- m019 ------------------------------------------------------------------------------------

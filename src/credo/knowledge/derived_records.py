@@ -8,14 +8,17 @@ terms, length], ...],"passages":[[belief_id, start, end], ...]}`` is one code fi
 definitions (a constant's with a fifth item, ``true``) and the definition each passage
 sits in (store/defn_stats.py, what the definition lane scores by);
 ``{"kind":"acronyms","file":..,"pairs":[[short, long], ...]}`` is the acronyms one file
-spells out (store/acronyms.py, what a query's words are bridged by). All are derived from
-files the importing side may not have, so they travel as they are; the store counts
-(``line_df``, ``defn_df``) follow from them.
+spells out (store/acronyms.py, what a query's words are bridged by);
+``{"kind":"anchor_context","belief_id":..,"file":..,"context":..}`` is the context one file
+gives a text several files hold (m019, knowledge/ingest/copies.py: which file's anchor is
+shown first, and whose words leave with the file). All are derived from files the importing
+side may not have, so they travel as they are; the store counts (``line_df``, ``defn_df``)
+follow from them.
 
-An import only adds: lines rows are written for the beliefs the import added (a belief the
-store holds keeps its own), definitions and acronyms for a file the store holds none of. A row that
-names a belief neither the file nor the store holds, or a passage outside the file's
-definitions, is an error naming its line; nothing is imported.
+An import only adds: lines and anchor-context rows are written for the beliefs the import
+added (a belief the store holds keeps its own), definitions and acronyms for a file the store
+holds none of. A row that names a belief neither the file nor the store holds, or a passage
+outside the file's definitions, is an error naming its line; nothing is imported.
 """
 
 from __future__ import annotations
@@ -24,15 +27,18 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from credo.knowledge.identity import MAX_CONTEXT_CHARS
+
 if TYPE_CHECKING:
     from credo.knowledge.records import Fields
     from credo.store import Store
 
-KINDS = ("passage_lines", "definitions", "acronyms")
+KINDS = ("passage_lines", "definitions", "acronyms", "anchor_context")
 _KEYS = {
     "passage_lines": frozenset("kind belief_id lines context".split()),
     "definitions": frozenset("kind file definitions passages".split()),
     "acronyms": frozenset("kind file pairs".split()),
+    "anchor_context": frozenset("kind belief_id file context".split()),
 }
 _MAX_LINE = 2**31 - 1  # an integer column on PostgreSQL
 
@@ -57,7 +63,14 @@ class AcronymsRecord(NamedTuple):
     pairs: tuple[tuple[str, str], ...]
 
 
-DerivedRecord = LinesRecord | DefinitionsRecord | AcronymsRecord
+class ContextRecord(NamedTuple):
+    line: int
+    belief_id: str
+    file: str
+    context: str
+
+
+DerivedRecord = LinesRecord | DefinitionsRecord | AcronymsRecord | ContextRecord
 
 
 def parse(kind: str, f: Fields) -> DerivedRecord:
@@ -69,6 +82,19 @@ def parse(kind: str, f: Fields) -> DerivedRecord:
             f.text("belief_id", required=True) or "",
             f.text("lines", required=True) or "",
             f.text("context") or "",
+        )
+    if kind == "anchor_context":
+        context = f.text("context", required=True) or ""
+        if len(context) > MAX_CONTEXT_CHARS:
+            raise f.error(
+                f"field 'context' is {len(context)} characters, over the limit of "
+                f"{MAX_CONTEXT_CHARS}"
+            )
+        return ContextRecord(
+            f.line,
+            f.text("belief_id", required=True) or "",
+            f.text("file", required=True) or "",
+            context,
         )
     if kind == "acronyms":
         pairs = tuple(_shaped(f, "pairs", item, (str, str)) for item in _rows(f, "pairs"))
@@ -156,6 +182,13 @@ def acronyms_line(file: str, pairs: tuple[tuple[str, str], ...]) -> str:
     return _dump({"kind": "acronyms", "file": file, "pairs": [list(p) for p in pairs]})
 
 
+def context_line(row: tuple[str, str, str]) -> str:
+    belief_id, file, context = row
+    return _dump(
+        {"kind": "anchor_context", "belief_id": belief_id, "file": file, "context": context}
+    )
+
+
 # -- import ----------------------------------------------------------------------------------
 class DerivedState:
     """The derived records of one import, written once its beliefs are in (``write``)."""
@@ -164,24 +197,28 @@ class DerivedState:
         self.lines: list[LinesRecord] = []
         self.files: list[DefinitionsRecord] = []
         self.acronyms: list[AcronymsRecord] = []
+        self.contexts: list[ContextRecord] = []
 
     def add(self, rec: DerivedRecord, file: str) -> None:
-        """Keep one record (``file``: a definitions or acronyms record's file, as the store
-        names it)."""
+        """Keep one record (``file``: a definitions, acronyms or anchor-context record's
+        file, as the store names it)."""
         if type(rec) is LinesRecord:
             self.lines.append(rec)
         elif type(rec) is DefinitionsRecord:
             self.files.append(rec._replace(file=file))
         elif type(rec) is AcronymsRecord:
             self.acronyms.append(rec._replace(file=file))
+        elif type(rec) is ContextRecord:
+            self.contexts.append(rec._replace(file=file))
 
     def any(self) -> bool:
-        return bool(self.lines or self.files or self.acronyms)
+        return bool(self.lines or self.files or self.acronyms or self.contexts)
 
     def problems(self, store: Store) -> list[tuple[int, str]]:
         """(line, message) of each row that names no belief the store holds by now."""
         named = [(r.line, r.belief_id) for r in self.lines]
         named += [(r.line, b) for r in self.files for b in sorted(r.passages)]
+        named += [(r.line, r.belief_id) for r in self.contexts]
         known = store.existing_ids({b for _, b in named})
         unknown = [(line, b) for line, b in named if b not in known]
         return [(line, f"belief {b!r} is not a known belief id") for line, b in unknown]
@@ -199,4 +236,11 @@ class DerivedState:
         acronyms = [r for r in self.acronyms if r.file not in spelt]
         for rec in acronyms:
             store.set_file_acronyms(rec.file, rec.pairs)
-        return len(rows) + len(files) + len(acronyms)
+        by_file: dict[str, dict[str, str]] = {}
+        for r in self.contexts:
+            if r.belief_id in fresh:
+                by_file.setdefault(r.file, {})[r.belief_id] = r.context
+        for file in sorted(by_file):
+            store.put_file_contexts(file, sorted(by_file[file].items()))
+        contexts = sum(map(len, by_file.values()))
+        return len(rows) + len(files) + len(acronyms) + contexts

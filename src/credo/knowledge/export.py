@@ -68,6 +68,7 @@ def _kinds(store: Store) -> list[Iterator[str]]:
         map(derived_records.lines_line, store.iter_passage_lines()),
         (derived_records.definitions_line(store, f) for f in store.definition_files()),
         (derived_records.acronyms_line(f, pairs) for f, pairs in store.file_acronyms()),
+        map(derived_records.context_line, store.iter_anchor_contexts()),
     ]
 
 

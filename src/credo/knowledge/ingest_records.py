@@ -37,6 +37,7 @@ from credo.edge_types import EdgeType
 from credo.errors import CredoError, RecordsError
 from credo.knowledge.derived_records import (
     AcronymsRecord,
+    ContextRecord,
     DefinitionsRecord,
     DerivedRecord,
     DerivedState,
@@ -155,7 +156,7 @@ class IngestState:
         """Keep one record, its file names normalised as the store holds them."""
         if type(rec) is LinesRecord:
             self.derived.add(rec, "")
-        elif type(rec) is DefinitionsRecord or type(rec) is AcronymsRecord:
+        elif type(rec) in (DefinitionsRecord, AcronymsRecord, ContextRecord):
             self.derived.add(rec, self._uri(rec.file, rec.line))
         elif type(rec) is IngestedFileRecord:
             path = self._uri(rec.path, rec.line)

@@ -157,6 +157,12 @@ class FileRows:
             found.setdefault(str(belief_id), []).append((float(since), str(file), str(context)))
         return {i: [(f, c) for _, f, c in sorted(rows_of)] for i, rows_of in found.items()}
 
+    def iter_anchor_contexts(self) -> list[tuple[str, str, str]]:
+        """Every (belief id, file, context) row of a text held by several files, by belief
+        id then file (export: knowledge/derived_records.py)."""
+        rows = self.conn.execute("SELECT belief_id, file, context FROM anchor_contexts")
+        return sorted((str(r[0]), str(r[1]), str(r[2])) for r in rows)
+
     # -- the log ---------------------------------------------------------------------------
     def log_source_paths(self, ids: Iterable[str]) -> dict[str, list[str]]:
         """id -> the distinct non-null ``source_path`` values of its log rows, oldest first."""
