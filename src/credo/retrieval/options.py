@@ -69,7 +69,7 @@ class Options(NamedTuple):
     graph_hops: int = 1  # BFS reach (a second hop added nothing on LoCoMo, cost 1.5 ms)
     heat_hops: int = 1  # the heat kernel's local graph: seeds and their direct neighbours
     graph_max_links: int = 600  # per hop: hubs cannot blow up a query
-    graph_lane_limit: int = 60  # best beliefs a graph lane may add to the candidates
+    graph_lane_limit: int = 30  # best beliefs a graph lane may add to the candidates
     heat_t: float = DEFAULT_T
     bfs_decay: float = DEFAULT_DECAY
     # Near-identical passages shown once, the others named on its line (retrieval/siblings.py).
