@@ -36,8 +36,8 @@ with its doc comment), which the definition's head passage stands for; a passage
 another definition is a detail of that one. Such a passage matched a question's words more
 densely than the function it was about: a ``Retry`` class docstring's paragraph on
 ``backoff_factor`` over ``get_backoff_time``, attrs' ``define`` docstring over the
-validator asked about (day-code66: 14 code questions of 14 corpora rose, none fell, at
-0.9). `rank.compose` weighs its lanes by `rank.Weights.inner`. Told by the rows the
+validator asked about (day-code66: at 0.9 the first match of nine code questions rose,
+none fell). `rank.compose` weighs its lanes by `rank.Weights.inner`. Told by the rows the
 definition lane read (``Store.passage_definitions``): a keyword hit that sits in a
 definition and is the head of none; a candidate no row was read for (a graph lane's, or the
 definition lane switched off) is left alone.
