@@ -488,10 +488,10 @@ def test_the_pipeline_gives_compose_its_candidates_in_id_order(
     seen: list[list[str]] = []
     real = pipeline.compose
 
-    def spy(lane_scores, confidence, weights, history=(), tests=(), *, by_id=False):  # type: ignore[no-untyped-def]
+    def spy(lane_scores, confidence, weights, history=(), tests=(), inner=(), *, by_id=False):  # type: ignore[no-untyped-def]
         if by_id:
             seen.append(list(confidence))
-        return real(lane_scores, confidence, weights, history, tests, by_id=by_id)
+        return real(lane_scores, confidence, weights, history, tests, inner, by_id=by_id)
 
     monkeypatch.setattr(pipeline, "compose", spy)
     with Memory(tmp_path / "m.db", root=tmp_path) as memory:

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from credo import Memory
-from credo.retrieval.prior import asks_for_tests, is_history, is_test, weighed_tests
+from credo.retrieval.prior import (
+    asks_for_tests,
+    inner_passages,
+    is_history,
+    is_test,
+    weighed_tests,
+)
 from credo.retrieval.rank import Weights, compose, compose_reference
 
 
@@ -216,3 +222,96 @@ def test_without_trails_no_test_code_is_weighed_and_the_terms_are_not_read() -> 
     assert weighed_tests(_Unasked(["test"]), {}, ["a"]) == set()
     assert weighed_tests(["tests"], {"a": "tests/test_x.py:1-9"}, []) == set()
     assert weighed_tests(["parser"], {"a": "tests/test_x.py:1-9"}, []) == {"a"}
+
+
+def test_an_inner_passage_is_one_inside_a_definition_and_the_head_of_none() -> None:
+    head = ("a.py", 1, 30, " wait:2 ", 12, True)
+    inside = ("a.py", 1, 30, " wait:2 ", 12, False)
+    elsewhere = ("b.py", 5, 9, " wait:1 ", 4, True)
+    rows = {"h": [head], "i": [inside], "shared": [inside, elsewhere], "none": []}
+    assert inner_passages(rows) == {"i"}
+    assert inner_passages({}) == set()
+
+
+def test_an_inner_candidate_gives_up_a_share_listed_as_its_own_part() -> None:
+    lanes = {"bm25f": {"fn": 10.0, "para": 10.0}, "heat": {"fn": 1.0, "para": 1.0}}
+    confidence = {"fn": 0.5, "para": 0.5}
+    weights = Weights(inner=0.9)
+    ranked = compose(lanes, confidence, weights, (), (), {"para"})
+    assert ranked == compose_reference(lanes, confidence, weights, (), (), {"para"})
+    assert [s.id for s in ranked] == ["fn", "para"]
+    assert ranked[1].score == pytest.approx(0.9 * ranked[0].score)
+    assert ranked[1].lanes["inner"] < 0
+    assert sum(ranked[1].lanes.values()) == pytest.approx(ranked[1].score)
+    # test code gives up its own share, not both
+    both = compose(lanes, confidence, weights, (), {"para"}, {"para"})
+    assert both[1].score == pytest.approx(0.5 * both[0].score)
+    assert "inner" not in both[1].lanes
+    unchanged = compose(lanes, confidence, Weights(inner=1.0), (), (), {"para"})
+    assert [s.score for s in unchanged] == [ranked[0].score] * 2
+
+
+def test_the_function_outranks_a_paragraph_inside_another_definition(tmp_path: Path) -> None:
+    """A class docstring's paragraph on ``backoff_factor`` matched the question's words more
+    densely than the method that computes the wait (urllib3's ``Retry`` and
+    ``get_backoff_time``, day-code66): the method, the definition asked about, leads."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "retry.py").write_text(_RETRY)
+    for name in ("pool", "headers", "cookies", "proxy", "url"):
+        (tmp_path / "src" / f"{name}.py").write_text(_FILLER.format(name=name))
+    question = (
+        "How long is the current wait between failed attempts, and how is that delay grown "
+        "and capped?"
+    )
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(*sorted((tmp_path / "src").glob("*.py")))
+        result = memory.retrieve(question)
+    first, second = result.beliefs[:2]
+    assert first.content.startswith("def get_backoff_time")
+    assert ":param float backoff_factor:" in second.content
+    assert second.lanes["inner"] < 0
+
+
+_RETRY = '''class Retry:
+    """Retry configuration: how many times a request is tried again, and when.
+
+    Each retry attempt is counted against the total, and a request that runs out of
+    retries raises the last error it met. Connection errors, read errors and bad
+    status codes are each counted in a budget of their own, so that one kind of
+    failure cannot use up the retries another kind needs.
+
+    :param int total: Total number of retries to allow. Takes precedence over the
+        other counts. Set it to None to remove this constraint and fall back on the
+        other counts, or to zero to fail on the first retry.
+
+    :param float backoff_factor: A backoff factor to apply between failed attempts
+        after the second try. The wait grows with each failed attempt: the factor
+        times two to the power of the failed attempts, randomized and capped.
+    """
+
+    def __init__(self, total: int = 10, backoff_factor: float = 0.0) -> None:
+        self.total = total
+        self.backoff_factor = backoff_factor
+
+    def get_backoff_time(self) -> float:
+        """The current backoff: how long to wait after attempts."""
+        consecutive = self.total
+        backoff = self.backoff_factor * (2 ** (consecutive - 1))
+        backoff += random.random() * self.jitter
+        return min(self.backoff_max, backoff)
+'''
+
+_FILLER = '''def open_{name}(name: str) -> str:
+    """Open the {name} named by name and keep it for the next request."""
+    return name
+
+
+def close_{name}(name: str) -> None:
+    """Close the {name} and drop what it holds."""
+    return None
+
+
+def read_{name}(name: str) -> bytes:
+    """Read the {name}'s content as bytes, decoded from its encoding."""
+    return b""
+'''

@@ -1,4 +1,5 @@
-"""Which candidates are records of past changes (a changelog's passages) or tests.
+"""Which candidates are records of past changes (a changelog's passages), tests, or
+passages inside a definition that are not its own.
 
 A changelog (``CHANGES.md``, ``HISTORY.rst``, ``docs/whatsnew/3.12.rst``...) mentions every
 feature again, once when it came and once each time it changed, in one-line entries packed
@@ -27,6 +28,19 @@ tells it by the doc lane's matches). Told by the path: a folder ``test``, ``test
 the go tool requires of a test file), ``conftest.py``, ``*.test.js``, ``*.spec.ts``...,
 ``tests.py`` (a Django app's tests module); or by a Rust file's module ``tests``, in the
 trail or in a file of its own (``tests.rs``, from ``#[cfg(test)] mod tests;``).
+
+The third kind is a code passage inside a definition that is not the definition's own
+head (`inner_passages`): a paragraph of a long docstring, a comment in a body. Questions
+about code ask where something is done, and their answer is a definition (the function
+with its doc comment), which the definition's head passage stands for; a passage inside
+another definition is a detail of that one. Such a passage matched a question's words more
+densely than the function it was about: a ``Retry`` class docstring's paragraph on
+``backoff_factor`` over ``get_backoff_time``, attrs' ``define`` docstring over the
+validator asked about (day-code66: at 0.9 the first match of nine code questions rose,
+none fell). `rank.compose` weighs its lanes by `rank.Weights.inner`. Told by the rows the
+definition lane read (``Store.passage_definitions``): a keyword hit that sits in a
+definition and is the head of none; a candidate no row was read for (a graph lane's, or the
+definition lane switched off) is left alone.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -34,9 +48,13 @@ trail or in a file of its own (``tests.rs``, from ``#[cfg(test)] mod tests;``).
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from credo.store.changelog import is_changelog_path
 from credo.types import TRAIL_SEPARATOR
+
+if TYPE_CHECKING:
+    from credo.store.defns import DefnHit
 
 
 # The patterns are compiled on first use (`cache`): a store without passages of files (a
@@ -116,3 +134,11 @@ def weighed_tests(
     if asks_for_tests(terms) or any(is_test(trails[i]) for i in named if i in trails):
         return set()
     return {i for i, trail in trails.items() if is_test(trail)}
+
+
+def inner_passages(rows: Mapping[str, "list[DefnHit]"]) -> set[str]:
+    """The passages of ``rows`` (id -> the definitions it sits in, as
+    ``Store.passage_definitions`` reads them) that sit in a definition and are the head of
+    none: a docstring paragraph or a comment inside a definition. A passage whose text is
+    in two files is a head if it is one in either."""
+    return {i for i, found in rows.items() if found and not any(row[5] for row in found)}

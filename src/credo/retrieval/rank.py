@@ -11,7 +11,9 @@ listed among a candidate's parts as ``posterior`` when it is not zero, so the pa
 add up to the score. h(b) is ``Weights.history`` for a passage of a changelog (a record of
 past changes that repeats the words of the pages it changed: retrieval/prior.py), else 1;
 what it takes off is listed as the part ``history``; likewise ``Weights.tests`` for a
-project's test code (unless the question names tests), listed as the part ``tests``. A
+project's test code (unless the question names tests), listed as the part ``tests``; and
+``Weights.inner`` for a code passage inside a definition that is not the definition's own
+(a docstring paragraph, a comment: retrieval/prior.py), listed as the part ``inner``. A
 candidate is kept only if its score reaches ``floor`` times the best score of the query (a
 relative relevance floor: weak matches never fill the budget just because it has room).
 Ties are broken by belief id.
@@ -57,6 +59,11 @@ class Weights(NamedTuple):
     # and 0.3 on five held-out projects with their tests (docs/BENCHMARKS.md § Ranking,
     # fifteenth pass); 0.5 to 0.3 is a plateau.
     tests: float = 0.5
+    # A passage inside a definition that is not its head (a docstring paragraph, a comment:
+    # retrieval/prior.py) counts this much: measured at 0.9, 0.85, 0.7 and 0.5 on the code
+    # sets (docs/BENCHMARKS.md § Ranking, day-code66); 0.85 and below lose urllib3-c01's
+    # first file (doc nDCG 1.0 -> 0.5), 0.9 lowers no figure.
+    inner: float = 0.9
 
 
 class Scored(NamedTuple):
@@ -90,6 +97,7 @@ def compose(
     weights: Weights,
     history: Collection[str] = (),
     tests: Collection[str] = (),
+    inner: Collection[str] = (),
     *,
     by_id: bool = False,
 ) -> list[Scored]:
@@ -146,7 +154,11 @@ def compose(
         parts_of = {i: parts for i, parts in parts_of.items() if parts}
     posterior = weights.posterior
     totals: list[float] | None = None
-    if (not history or weights.history == 1.0) and (not tests or weights.tests == 1.0):
+    if (
+        (not history or weights.history == 1.0)
+        and (not tests or weights.tests == 1.0)
+        and (not inner or weights.inner == 1.0)
+    ):
         # No part taken off: a total is its lanes' sum plus its prior, and every candidate
         # usually has the same confidence (no feedback yet), so the same prior.
         # (one confidence: all equal to the first, as a set would tell, without hashing
@@ -171,6 +183,10 @@ def compose(
                 taken = (weights.tests - 1.0) * total
                 total += taken
                 parts["tests"] = taken
+            elif belief_id in inner and weights.inner != 1.0:
+                taken = (weights.inner - 1.0) * total
+                total += taken
+                parts["inner"] = taken
             total += prior
             if prior:
                 parts["posterior"] = prior  # after the sum: the lanes' parts are summed first
@@ -266,6 +282,7 @@ def compose_reference(
     weights: Weights,
     history: Collection[str] = (),
     tests: Collection[str] = (),
+    inner: Collection[str] = (),
 ) -> list[Scored]:
     """Rank candidates (the keys of ``confidence``) by the formula above, best first: the
     readable form of ``compose``, which must return exactly the same (tested). The parts
@@ -288,6 +305,9 @@ def compose_reference(
         elif belief_id in tests and weights.tests != 1.0:
             parts["tests"] = (weights.tests - 1.0) * total
             total += parts["tests"]
+        elif belief_id in inner and weights.inner != 1.0:
+            parts["inner"] = (weights.inner - 1.0) * total
+            total += parts["inner"]
         total += prior
         if prior:
             parts["posterior"] = prior

@@ -76,7 +76,7 @@ def specific_first(
     """``ranked`` with each descendant the rule above lifts just over its ancestor (best
     first; the same list when none is). ``keyword``: the bm25f lane's raw scores;
     ``scores_of(terms, ids)``: BM25F of ``terms`` for ``ids`` (``Store.keyword_scores``);
-    ``factor(id)``: what multiplies a candidate's lanes (the history or tests weight)."""
+    ``factor(id)``: what multiplies a candidate's lanes (the history, tests or inner weight)."""
     if not terms or len(ranked) < 2:
         return ranked
     top = ranked[:TOP]
@@ -179,14 +179,18 @@ def lift(
     terms: list[str],
     keyword: Mapping[str, float],
     weights: Weights,
-    history: Collection[str],
-    tests: Collection[str],
+    weighed: tuple[Collection[str], Collection[str], Collection[str]],
 ) -> list[Scored]:
-    """``specific_first`` over ``store``'s keyword index, for the pipeline."""
+    """``specific_first`` over ``store``'s keyword index, for the pipeline. ``weighed``:
+    the candidates whose lanes ``compose`` weighed by ``weights.history``, ``.tests`` and
+    ``.inner`` (retrieval/prior.py), in that order of precedence."""
+    history, tests, inner = weighed
 
     def factor(belief_id: str) -> float:
         if belief_id in history:
             return weights.history
-        return weights.tests if belief_id in tests else 1.0
+        if belief_id in tests:
+            return weights.tests
+        return weights.inner if belief_id in inner else 1.0
 
     return specific_first(ranked, trails, terms, keyword, store.keyword_scores, factor)
