@@ -46,6 +46,7 @@ from credo.retrieval.options import (
     check_options,
     with_default_lanes,
 )
+from credo.retrieval.own_line import with_own_lines
 from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
@@ -564,6 +565,7 @@ def _rank(
     tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
+    lane_scores = with_own_lines(store, lane_scores, terms, keyword, trails, texts)  # (own_line.py)
     ranked = compose(lane_scores, confidence, options.weights, history, tests, by_id=True)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
