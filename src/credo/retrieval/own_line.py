@@ -32,6 +32,7 @@ which every backend answers alike.
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Collection, Iterable, Mapping
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from credo.retrieval.lanes.line import best_lines, fts5_idf, query_stems
@@ -48,15 +49,27 @@ def coverage(words: Iterable[str], idf: Mapping[str, float]) -> float:
     total = sum(idf.values())
     if total <= 0:
         return 0.0
-    held = idf.keys() & set(words)
-    return sum(idf[t] for t in sorted(held)) / total
+    return _mass(idf.keys() & set(words), idf) / total
 
 
 def best_line_coverage(lines: str, context: str, idf: Mapping[str, float]) -> float:
     """The coverage of a passage's best-covering line (stored stems, one line a row) with
     its ``context``."""
-    around = context.split()
-    return max(coverage([*line.split(), *around], idf) for line in lines.split("\n"))
+    total = sum(idf.values())
+    if total <= 0:
+        return 0.0
+    wanted = set(idf)
+    around = wanted.intersection(context.split())
+    # (C-level intersections; lines holding the same query stems are summed once)
+    held = {
+        frozenset(around.union(wanted.intersection(line.split()))) for line in lines.split("\n")
+    }
+    return max(map(_mass, held, repeat(idf))) / total
+
+
+def _mass(held: "Iterable[str]", idf: Mapping[str, float]) -> float:
+    """The idf mass of the query stems ``held``, summed in one order (bytes-identical)."""
+    return sum(idf[t] for t in sorted(held))
 
 
 def note_line(text: str) -> str:
@@ -78,9 +91,21 @@ def own_line_scores(
     if not notes or not passages or lines_total <= 0 or not query:
         return {}
     idf = {t: fts5_idf(lines_total, counts.get(t, 0)) for t in query}
-    best = max(best_line_coverage(lines, context, idf) for lines, context in passages.values())
     held = {i: note_line(text) for i, text in sorted(notes.items())}
-    kept = {i: (line, "") for i, line in held.items() if coverage(line.split(), idf) >= best}
+    covered = {i: coverage(line.split(), idf) for i, line in held.items()}
+    most = max(covered.values())
+    best = 0.0  # the best-covering line's coverage so far
+    wanted = set(idf)
+    for lines, context in passages.values():
+        # (a passage whole covers at least its best line: one that cannot beat the best so
+        # far is not read line by line; once a line beats every note, none is scored)
+        whole = wanted.intersection(lines.split()).union(wanted.intersection(context.split()))
+        if coverage(whole, idf) <= best:
+            continue
+        best = max(best, best_line_coverage(lines, context, idf))
+        if best > most:
+            return {}
+    kept = {i: (line, "") for i, line in held.items() if covered[i] >= best and covered[i] > 0}
     return best_lines(kept, query, counts) if kept else {}
 
 
