@@ -67,7 +67,7 @@ def best_line_coverage(lines: str, context: str, idf: Mapping[str, float]) -> fl
     return max(map(_mass, held, repeat(idf))) / total
 
 
-def _mass(held: "Iterable[str]", idf: Mapping[str, float]) -> float:
+def _mass(held: Iterable[str], idf: Mapping[str, float]) -> float:
     """The idf mass of the query stems ``held``, summed in one order (bytes-identical)."""
     return sum(idf[t] for t in sorted(held))
 
