@@ -46,10 +46,11 @@ from credo.retrieval.options import (
     check_options,
     with_default_lanes,
 )
+from credo.retrieval.own_line import with_own_lines
 from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
-from credo.retrieval.prior import inner_passages, is_history, weighed_tests
+from credo.retrieval.prior import weighed_sets
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
@@ -560,14 +561,12 @@ def _rank(
     trails = store.trails(list(rows)) if rows else {}
     if flat and trails:
         lane_scores["title"] = title.title_scores(terms, trails, titled)
-    history = {i for i, trail in trails.items() if is_history(trail)}
-    tests = weighed_tests(terms, trails, named)  # test code, unless asked for (prior.py)
-    inner = inner_passages(defs)  # a passage inside a definition, not its head (prior.py)
+    weighed = weighed_sets(terms, trails, named, defs)  # changelogs, tests, inner (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
-    ranked = compose(lane_scores, confidence, options.weights, history, tests, inner, by_id=True)
+    lane_scores = with_own_lines(store, lane_scores, terms, keyword, trails, texts)  # (own_line.py)
+    ranked = compose(lane_scores, confidence, options.weights, *weighed, by_id=True)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
-        weighed = (history, tests, inner)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, weighed)
         ranked = members_first(ranked, trails, defs)  # a class after its members
     if newest := lane_scores.get("latest"):  # the newest release's passages lead

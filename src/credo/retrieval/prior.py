@@ -142,3 +142,16 @@ def inner_passages(rows: Mapping[str, "list[DefnHit]"]) -> set[str]:
     none: a docstring paragraph or a comment inside a definition. A passage whose text is
     in two files is a head if it is one in either."""
     return {i for i, found in rows.items() if found and not any(row[5] for row in found)}
+
+
+def weighed_sets(
+    terms: Iterable[str],
+    trails: Mapping[str, str],
+    named: Iterable[str],
+    defs: Mapping[str, "list[DefnHit]"],
+) -> tuple[set[str], set[str], set[str]]:
+    """The candidates ``compose`` weighs down, in its argument order: changelog passages
+    (``is_history``), test code not asked for (``weighed_tests``) and passages inside a
+    definition that are not its head (``inner_passages``)."""
+    history = {i for i, trail in trails.items() if is_history(trail)}
+    return history, weighed_tests(terms, trails, named), inner_passages(defs)
