@@ -53,6 +53,7 @@ from credo.retrieval.prior import is_history, weighed_tests
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
+from credo.retrieval.support import by_file_support
 from credo.retrieval.told_first import in_told_order
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow
 from credo.store.graph import Link
@@ -565,6 +566,8 @@ def _rank(
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
     ranked = compose(lane_scores, confidence, options.weights, history, tests, by_id=True)
+    if trails:  # a near tie goes to the file the first ranks hold more of (support.py)
+        ranked = by_file_support(ranked, trails)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
