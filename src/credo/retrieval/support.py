@@ -8,9 +8,10 @@ again and again is the likelier answer (passage-level evidence for a document, C
 SIGIR 1994; a document's score from its best passages). So each file's first passage in
 the first ``TOP`` gains ``SHARE`` of its score for each other passage of its file there,
 listed as its part ``support`` (the parts still add up to the score): at most 9 x 0.05%,
-enough to settle a near tie and nothing wider. Only the first passage of a file moves, and
-only up: a file's own passages keep their order, and a passage with no trail (a note) is
-left as it is.
+enough to settle a near tie and nothing wider. Only a file's first passage moves (with
+those of its file tied with it, which gain alike: an exact tie inside one file stays one,
+for ``head.by_line_in_ties`` to order), and only up: a file's own passages keep their
+order, and a passage with no trail (a note) is left as it is.
 
 Measured (day-ndcg66, docs_multi, the six dev sets, the spent fourteen): three questions
 move, each a tie at rank 1 between the answer's file and a one- or two-passage neighbour
@@ -31,25 +32,26 @@ SHARE = 0.0005  # of a file's first passage's score, per other passage of its fi
 
 
 def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
-    """``ranked`` (score desc) with each file's first passage in the first ``TOP`` raised by
-    ``SHARE`` of its score per other passage of its file there, then in score order again
-    (stable: a tie keeps the order it had); the same list when none gains."""
+    """``ranked`` (score desc) with each file's first passage in the first ``TOP`` (and those
+    of its file tied with it) raised by ``SHARE`` of its score per other passage of its file
+    there, then in score order again (stable: a tie keeps the order it had); the same list
+    when none gains."""
     top = ranked[:TOP]
     files = [_file(trails.get(s.id)) for s in top]
     held = Counter(f for f in files if f is not None)
     if not held or max(held.values()) < 2:
         return ranked  # (every file once: nothing to weigh)
     out = list(top)
-    seen: set[str] = set()
+    first: dict[str, float] = {}  # each file's first passage's score
     for at, (s, file) in enumerate(zip(top, files, strict=True)):
-        if file is None or file in seen:
+        if file is None or (more := held[file] - 1) == 0:
             continue
-        seen.add(file)
-        if (more := held[file] - 1) > 0:
-            score = round(s.score * (1.0 + SHARE * more), 9)
-            parts = dict(s.lanes)
-            parts["support"] = round(parts.get("support", 0.0) + score - s.score, 9)
-            out[at] = Scored(s.id, score, parts)
+        if first.setdefault(file, s.score) != s.score:
+            continue  # (a later passage, not in a tie with the file's first)
+        score = round(s.score * (1.0 + SHARE * more), 9)
+        parts = dict(s.lanes)
+        parts["support"] = round(parts.get("support", 0.0) + score - s.score, 9)
+        out[at] = Scored(s.id, score, parts)
     out.sort(key=by_score, reverse=True)  # (stable, and stable under reverse)
     return out + ranked[TOP:]
 
