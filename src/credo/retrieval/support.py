@@ -13,11 +13,14 @@ those of its file tied with it, which gain alike: an exact tie inside one file s
 for ``head.by_line_in_ties`` to order), and only up: a file's own passages keep their
 order, and a passage with no trail (a note) is left as it is.
 
-Measured (day-ndcg66, docs_multi, the six dev sets, the spent fourteen): three questions
-move, each a tie at rank 1 between the answer's file and a one- or two-passage neighbour
-(black-p12, ws-c14 and cibuildwheel-t11: the answer 2nd -> 1st); no other rank within the
-first 10 changes. A wider share (0.2% and up) moves more first ranks, as many wrongly as
-rightly: measured, not shipped (report_ndcg66.md).
+Measured (day-ndcg66; docs_multi, the six dev sets, the spent fourteen, topics, constants,
+config, project_files, doc_linker, LoCoMo, own_notes): two questions move, each an exact
+or near tie at rank 1 between the answer's file and a one- or two-passage neighbour
+(black-p12: README.md against docs/index.md, ws-c14: lib/websocket.js against
+lib/stream.js; the answer 2nd -> 1st); no other question's metrics change. A wider share
+moves more: 0.1% and 0.2% each cost a spent corpus's MRR (scikit-build-core-m04 3rd ->
+4th; and pip-t12), and a file-level gain near 5% moves first ranks rightly 49 times and
+wrongly 30, 14 corpus metrics down: measured, not shipped (/tmp/s66/report_ndcg66.md).
 """
 
 from __future__ import annotations
