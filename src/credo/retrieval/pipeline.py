@@ -54,6 +54,7 @@ from credo.retrieval.prior import weighed_sets
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
+from credo.retrieval.support import by_file_support
 from credo.retrieval.told_first import in_told_order
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow
 from credo.store.graph import Link
@@ -566,6 +567,7 @@ def _rank(
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
     lane_scores = with_own_lines(store, lane_scores, terms, keyword, trails, texts)  # (own_line.py)
     ranked = compose(lane_scores, confidence, options.weights, *weighed, by_id=True)
+    ranked = by_file_support(ranked, trails)  # a near tie: the file held more (support.py)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, weighed)
         ranked = members_first(ranked, trails, defs)  # a class after its members
