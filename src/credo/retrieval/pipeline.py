@@ -52,6 +52,7 @@ from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history, weighed_tests
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
+from credo.retrieval.spread import spread
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
 from credo.retrieval.told_first import in_told_order
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow
@@ -565,6 +566,8 @@ def _rank(
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
     ranked = compose(lane_scores, confidence, options.weights, history, tests, by_id=True)
+    if trails:  # a section already shown yields to those not yet shown (retrieval/spread.py)
+        ranked = spread(ranked, trails)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)
         ranked = members_first(ranked, trails, defs)  # a class after its members
