@@ -129,11 +129,12 @@ def test_each_sections_best_keeps_its_score_and_the_parts_add_up(
     rows: list[tuple[tuple[str, tuple[str, ...] | None], float]],
 ) -> None:
     ids = [f"b{i:02}" for i in range(len(rows))]
-    ranked = [Scored(i, round(s, 9), {"bm25f": round(s, 9)}) for i, (_, s) in zip(ids, rows)]
+    scores = [round(s, 9) for _, s in rows]
+    ranked = [Scored(i, s, {"bm25f": s}) for i, s in zip(ids, scores, strict=True)]
     ranked.sort(key=lambda s: (-s.score, s.id))
     trails = {
         i: _trail(path, *titles, lines=f"L{n}-L{n + 1}")
-        for n, (i, ((path, titles), _)) in enumerate(zip(ids, rows))
+        for n, (i, ((path, titles), _)) in enumerate(zip(ids, rows, strict=True))
         if titles is not None
     }
     out = spread(ranked, trails)
