@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import sections
-from credo.retrieval.spread import AGAIN, spread
+from credo.retrieval.spread import AGAIN, asks_several, spread
 
 BOTH_BACKENDS = True
 
@@ -88,6 +88,35 @@ def test_the_section_that_answers_the_other_half_comes_before_a_second_passage(
     assert "again" not in result.beliefs[0].lanes and "again" not in result.beliefs[1].lanes
     again = memory.retrieve(QUESTION, token_budget=100_000)
     assert again == result  # deterministic
+
+
+@pytest.mark.sqlite_only
+def test_a_question_about_one_thing_keeps_a_sections_passages_together(
+    memory: Memory, tmp_path: Path
+) -> None:
+    memory.ingest(*_pages(tmp_path))
+    one = "copy of an instance with one field changed, assigning to a field of a frozen instance"
+    assert not asks_several(one)
+    shown = [_section(b.trail) for b in memory.retrieve(one, token_budget=100_000).beliefs[:2]]
+    assert shown == ["guide.md › Guide › Frozen Classes"] * 2
+
+
+@pytest.mark.parametrize(
+    ("question", "several"),
+    [
+        ("How do I mark text as inserted, and how do I write H2O with a lowered 2?", True),
+        ("Where is the URL split, and where does the manager reuse the pool?", True),
+        ("Which release stopped retrying 400; which setting turns it back on", True),
+        ("Why is it skipped? How can I tell black a cell magic holds Python", True),
+        ("how to call super().__init__ when subclassing a class that is not an attrs class", True),
+        ("history of the cute attr.s and attr.ib names", False),
+        ("why wasn't attrs added to the standard library instead of dataclasses", False),
+        ("hash and compare instances by object identity", False),
+        ("What is the minimum Python version?", False),
+    ],
+)
+def test_asks_several(question: str, several: bool) -> None:
+    assert asks_several(question) is several
 
 
 def _trail(path: str, *titles: str, lines: str = "L1-L9") -> str:

@@ -52,7 +52,7 @@ from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import is_history, weighed_tests
 from credo.retrieval.rank import Scored, Weights, compose
 from credo.retrieval.specific import lift
-from credo.retrieval.spread import spread
+from credo.retrieval.spread import asks_several, spread
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
 from credo.retrieval.told_first import in_told_order
 from credo.store.fts import MAX_QUERY_CHARS, CandidateRow
@@ -566,7 +566,7 @@ def _rank(
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
     ranked = compose(lane_scores, confidence, options.weights, history, tests, by_id=True)
-    if trails:  # a section already shown yields to those not yet shown (retrieval/spread.py)
+    if trails and asks_several(text):  # a section shown yields to one not yet (spread.py)
         ranked = spread(ranked, trails)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, history, tests)

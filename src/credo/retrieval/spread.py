@@ -8,6 +8,13 @@ and the section that answers the other half waits at 11-20 (day-groups66's failu
 analysis: 27 of the 57 groups missed in the dev and spent sets ranked 11-20, and the first
 ten held two or more passages of one section in most of those questions).
 
+Only for a question that asks several things (``asks_several``): two question words ("how
+... and where ..."), or a clause joined by ", and", a semicolon, or a second sentence after a
+question mark. A question about one thing keeps a section's passages together: there the
+answer is often a later passage of one long section (bench/doc_linker.py, whose labels count
+every passage that holds the answer: the rule for every question cost its belief nDCG@10
+0.935 -> 0.924, and 0.934 with a factor of 0.9).
+
 The rule: in the ranking, a passage whose section (its trail's path and headings, or in
 code its module, class and function names: ``specific.sections``) already has a passage
 above it counts ``AGAIN`` of its score; the section's best passage keeps its whole score.
@@ -18,18 +25,31 @@ never yields. Greedy diversification (Carbonell and Goldstein's MMR, SIGIR 1998)
 redundancy reduced to "same section": the greedy order and this static one are the same,
 since a section's best passage always comes before its others.
 
-Measured (day-groups66): ``AGAIN`` 0.3 to 1.0 gave the same first ten on every dev and
-spent set but for four questions; no question lost a group, a hit or a rank.
+Measured (day-groups66): on docs_multi, the six dev sets and the 14 spent held-out sets no
+question lost a group, a hit or a rank; all-groups@10 on the dev sets 0.664 -> 0.679, the
+stop-58 six 0.854 -> 0.875. ``AGAIN`` from 0.5 down to 0 gave the same first ten; 0.8 kept
+the groups gained but fewer ranks. A file already shown yielding too (any factor from 0.99
+to 0.92) lost groups: most multi-fact questions want two sections of one file.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import by_score, sections
 
 AGAIN = 0.5  # the share of its score a section's second and later passages keep
+
+_ASKS = re.compile(r"\b(?:how|where|what|which|why|when|whether|who)\b", re.IGNORECASE)
+_JOINED = re.compile(r",\s+and\s|;\s|\?\s+\S")
+
+
+def asks_several(text: str) -> bool:
+    """Whether the question asks for several things: two question words, or clauses joined
+    by ", and", a semicolon, or a question mark with more after it."""
+    return len(_ASKS.findall(text, 0, 2000)) >= 2 or _JOINED.search(text) is not None
 
 
 def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
