@@ -3,33 +3,33 @@
 A question that asks two things ("how do I copy an instance with one field changed, and why
 does assigning to a frozen one fail?") needs a passage from each of two sections. The
 keyword lanes score every passage of a section on the same words, so a long section whose
-words the question shares fills the first ten with its second, third and fourth passages,
-and the section that answers the other half waits at 11-20 (day-groups66's failure
-analysis: 27 of the 57 groups missed in the dev and spent sets ranked 11-20, and the first
-ten held two or more passages of one section in most of those questions).
+words the question shares fills the first ten with its second and third passages, and the
+section that answers the other half waits at 11-20 (day-groups66's failure analysis of the
+dev and spent sets: 27 of the 57 groups missed ranked 11-20, and in 27 of the 47 questions
+that missed one the first ten held two or more passages of one section).
 
 Only for a question that asks several things (``asks_several``): two question words ("how
-... and where ..."), or a clause joined by ", and", a semicolon, or a second sentence after a
-question mark. A question about one thing keeps a section's passages together: there the
-answer is often a later passage of one long section (bench/doc_linker.py, whose labels count
-every passage that holds the answer: the rule for every question cost its belief nDCG@10
-0.935 -> 0.924, and 0.934 with a factor of 0.9).
+... and where ..."), or a clause joined by ", and", a semicolon, or a second sentence after
+a question mark. A question about one thing keeps a section's passages together: there the
+answer is often a later passage of one long section (bench/doc_linker.py, whose labels
+count every passage that holds the answer: the rule for every question cost its belief
+nDCG@10 0.935 -> 0.924, and 0.934 with a factor of 0.9).
 
 The rule: among the first ``WINDOW`` ranked, a passage whose section (its trail less the
 line range: the path and headings, or in code the module, class and function names) already
-has a passage above it counts ``AGAIN`` of its score; the section's best passage keeps its whole score.
-The ranking is sorted again (stable: ties keep the order the steps before gave them), and
-what a passage gives up is listed as its part ``again`` (below zero; the parts still add up
-to the score). A belief without a trail (a note, a conversation turn) is its own unit and
-never yields. Greedy diversification (Carbonell and Goldstein's MMR, SIGIR 1998) with the
-redundancy reduced to "same section": the greedy order and this static one are the same,
-since a section's best passage always comes before its others.
+has a passage above it counts ``AGAIN`` of its score; the section's best passage keeps its
+whole score. The ranking is sorted again (stable: ties keep the order the steps before gave
+them), and what a passage gives up is listed as its part ``again`` (below zero; the parts
+still add up to the score). A belief without a trail (a note, a conversation turn) is its
+own unit and never yields. Greedy diversification (Carbonell and Goldstein's MMR, SIGIR
+1998) with the redundancy reduced to "same section": the greedy order and this static one
+are the same, since a section's best passage always comes before its others.
 
 Measured (day-groups66): on docs_multi, the six dev sets and the 14 spent held-out sets no
-question lost a group, a hit or a rank; all-groups@10 on the dev sets 0.664 -> 0.679, the
-stop-58 six 0.854 -> 0.875. ``AGAIN`` from 0.5 down to 0 gave the same first ten; 0.8 kept
-the groups gained but fewer ranks. A file already shown yielding too (any factor from 0.99
-to 0.92) lost groups: most multi-fact questions want two sections of one file.
+question lost a group, a hit or a rank; all-groups@10 on the dev sets 0.664 -> 0.679, on
+the stop-58 six 0.854 -> 0.875. ``AGAIN`` from 0.5 down to 0 gave the same first ten; 0.8
+the same groups and fewer ranks. A file already shown yielding too (factors 0.99 to 0.92)
+lost groups: most multi-fact questions want two sections of one file.
 """
 
 from __future__ import annotations
