@@ -109,6 +109,11 @@ def test_a_question_about_one_thing_keeps_a_sections_passages_together(
         ("Which release stopped retrying 400; which setting turns it back on", True),
         ("Why is it skipped? How can I tell black a cell magic holds Python", True),
         ("how to call super().__init__ when subclassing a class that is not an attrs class", True),
+        (
+            "How do I install and try out the pybind11 example project and the nanobind one "
+            "the docs ship",
+            True,
+        ),
         ("history of the cute attr.s and attr.ib names", False),
         ("why wasn't attrs added to the standard library instead of dataclasses", False),
         ("hash and compare instances by object identity", False),
