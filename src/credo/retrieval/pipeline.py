@@ -10,7 +10,7 @@ fetch, one belief fetch when the doc or HRR lane adds beliefs. No per-candidate 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
 from collections.abc import Callable, Collection, Mapping
-from itertools import chain, compress, filterfalse
+from itertools import chain, filterfalse
 from operator import itemgetter
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -51,8 +51,9 @@ from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import weighed_sets
-from credo.retrieval.rank import Scored, Weights, compose
+from credo.retrieval.rank import Scored, compose
 from credo.retrieval.specific import lift
+from credo.retrieval.spread import asks_several, spread
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
 from credo.retrieval.support import by_file_support
 from credo.retrieval.told_first import in_told_order
@@ -567,6 +568,8 @@ def _rank(
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
     lane_scores = with_own_lines(store, lane_scores, terms, keyword, trails, texts)  # (own_line.py)
     ranked = compose(lane_scores, confidence, options.weights, *weighed, by_id=True)
+    if trails and asks_several(text):  # a section shown yields to one not yet (spread.py)
+        ranked = spread(ranked, trails)
     ranked = by_file_support(ranked, trails)  # a near tie: the file held more (support.py)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, weighed)
@@ -576,25 +579,5 @@ def _rank(
     ranked = by_line_in_ties(head_first(ranked, trails, asked), trails)  # (retrieval/head.py)
     ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
     if keyword is not found:
-        _explain_dialog(ranked, found, keyword, options.weights, confidence)
+        dialog.explain_shares(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
-
-
-def _explain_dialog(
-    ranked: list[Scored],
-    found: Mapping[str, float],
-    keyword: Mapping[str, float],
-    weights: Weights,
-    candidates: Mapping[str, float],
-) -> None:
-    """Show the dialog lane's share of each changed keyword score as its own part."""
-    # The best as compose normalised by: over the candidates only.
-    best = max((v for k, v in keyword.items() if k in candidates), default=0.0)
-    weight = weights.lanes.get("bm25f", 0.0)
-    if best <= 0 or not weight:
-        return
-    changed = {i for i, score in keyword.items() if score != found.get(i)}
-    if not changed:
-        return
-    for scored in compress(ranked, map(changed.__contains__, map(_FIRST, ranked))):
-        dialog.explain(scored.lanes, found.get(scored.id, 0.0), best, weight)

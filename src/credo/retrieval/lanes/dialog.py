@@ -21,11 +21,13 @@ the bm25f contribution back into what the keywords earned and what this rule cha
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
 
 if TYPE_CHECKING:
+    from credo.retrieval.rank import Scored, Weights
     from credo.store import Store
 
 EDGE_TYPE = "TEMPORAL_NEXT"
@@ -99,3 +101,24 @@ def explain(parts: dict[str, float], before: float, best: float, weight: float) 
     if own:
         parts["bm25f"] = own
     parts["dialog"] = total - own
+
+
+def explain_shares(
+    ranked: list[Scored],
+    found: Mapping[str, float],
+    keyword: Mapping[str, float],
+    weights: Weights,
+    candidates: Mapping[str, float],
+) -> None:
+    """Show the rule's share of each changed keyword score as its own part (``explain``):
+    ``found`` the keyword scores before the rule, ``keyword`` after."""
+    # The best as compose normalised by: over the candidates only.
+    best = max((v for k, v in keyword.items() if k in candidates), default=0.0)
+    weight = weights.lanes.get("bm25f", 0.0)
+    if best <= 0 or not weight:
+        return
+    changed = {i for i, score in keyword.items() if score != found.get(i)}
+    if not changed:
+        return
+    for scored in compress(ranked, (s.id in changed for s in ranked)):
+        explain(scored.lanes, found.get(scored.id, 0.0), best, weight)
