@@ -3,7 +3,7 @@
     python bench/warm_options_cost.py SRC [--db PATH] [--queries 100] VARIANT [VARIANT ...]
 
 A VARIANT is ``name=field:value,field:value,...``: ``Options`` fields given other defaults
-(``graph_lane_limit:30``, ``graph_seeds:10``, ``keyword_limit:40``), ``off:LANE`` to switch
+(``graph_lane_limit:15``, ``graph_seeds:10``, ``keyword_limit:40``), ``off:LANE`` to switch
 a lane off (``off:heat``), ``budget:N`` for the token budget; ``name=`` alone is the
 defaults. These change results: the figures say what a ranking design that scores fewer
 candidates would save, for a ranking change to weigh against its quality figures (which

@@ -26,3 +26,15 @@ def test_readme_quick_start_matches_ci() -> None:
     assert blocks[2].startswith(".ci/run\n```")
     assert "python3 -m pip install --quiet -e '.[test,postgres]'" in ci
     assert "python3 -m pytest" in ci and ".ci/postgres start" in ci
+
+
+def test_no_merge_conflict_is_left_in_the_docs() -> None:
+    """A merge's markers once stayed in docs/BENCHMARKS.md (stop 66)."""
+    for page in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+        lines = page.read_text(encoding="utf-8").splitlines()
+        left = [
+            n
+            for n, line in enumerate(lines, 1)
+            if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "======="
+        ]
+        assert not left, f"{page.name}: merge conflict markers at lines {left}"

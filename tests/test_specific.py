@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.rank import Scored
-from credo.retrieval.specific import TOP, specific_first
+from credo.retrieval.specific import TOP, specific_first, without_lines
 from credo.store.fts import query_terms
 
 BOTH_BACKENDS = True
@@ -211,3 +211,41 @@ def test_the_result_is_the_same_candidates_best_first(
         if s != before[s.id]:  # lifted: only up, by its part "specific"
             assert s.score > before[s.id].score
             assert s.lanes["specific"] == pytest.approx(s.score - before[s.id].score)
+
+
+def test_what_is_taken_is_scaled_as_spread_and_support_scaled_the_score() -> None:
+    """The ancestor's parts are compose's; spread (its part ``again``) halved its score, so
+    its bm25f part counts half in it, and so does what is taken. Composed, p scored 3.54
+    (bm25f 1.948): less the heading's 1.948 * 5 / 21 = 0.464 it is 3.076, halved 1.538,
+    still over c's 1.4; taken whole (0.464 off 1.77) it fell under c (before: c lifted)."""
+    scores_of, _ = _scores(TABLE)
+    ranked = [
+        Scored("p", 1.77, {"bm25f": 1.948, "heat": 0.6, "line": 0.992, "again": -1.77}),
+        Scored("c", 1.4, {"bm25f": 0.8, "heat": 0.2, "line": 0.4}),
+        Scored("x", 1.2, {"bm25f": 0.7, "line": 0.5}),
+    ]
+    out = specific_first(ranked, {"p": PARENT, "c": CHILD}, TERMS, {"p": 21.0},
+                         scores_of, lambda _: 1.0)  # fmt: skip
+    assert out is ranked
+    # unhalved, the same parts lift c: the rule itself is unchanged
+    whole = [Scored("p", 3.54, {k: v for k, v in ranked[0].lanes.items() if k != "again"}),
+             Scored("c", 3.3, ranked[1].lanes), ranked[2]]  # fmt: skip
+    lifted = specific_first(whole, {"p": PARENT, "c": CHILD}, TERMS, {"p": 21.0},
+                            scores_of, lambda _: 1.0)  # fmt: skip
+    assert [s.id for s in lifted] == ["c", "p", "x"]
+
+
+@pytest.mark.parametrize(
+    ("trail", "kept"),
+    [
+        ("d.md › A › B L4-L9", "d.md › A › B"),
+        ("d.md L1-L3", "d.md"),
+        ("d.md › Using Lua L4-L9", "d.md › Using Lua"),
+        ("d.md › Using Lua", "d.md › Using Lua"),  # (no range: imported from records)
+        ("d.md › Logging", "d.md › Logging"),
+        ("d.md › Step L2", "d.md › Step L2"),
+        ("", ""),
+    ],
+)
+def test_without_lines_drops_a_range_and_nothing_else(trail: str, kept: str) -> None:
+    assert without_lines(trail) == kept

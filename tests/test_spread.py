@@ -186,3 +186,16 @@ def test_each_sections_best_keeps_its_score_and_the_parts_add_up(
         else:
             assert s.score == pytest.approx(before[s.id].score * AGAIN)
             assert sum(s.lanes.values()) == pytest.approx(s.score)
+
+
+def test_a_trail_without_a_line_range_is_its_own_section() -> None:
+    """A context imported from records may end without `` L4-L9``: its last title's " L"
+    ("› Logging", "Using Lua") is no range, and two such sections stay two (before, both
+    were ``guide.md ›``, and "Locks" counted half)."""
+    ranked = [Scored("a", 1.0, {"bm25f": 1.0}), Scored("b", 0.9, {"bm25f": 0.9}),
+              Scored("c", 0.8, {"bm25f": 0.8})]  # fmt: skip
+    trails = {"a": "guide.md › Logging", "b": "guide.md › Locks", "c": "guide.md › Using Lua"}
+    assert spread(ranked, trails) is ranked
+    # the same section, with and without a range, is still one
+    out = spread(ranked, {"a": "guide.md › Logging L1-L4", "b": "guide.md › Logging"})
+    assert [s.id for s in out] == ["a", "c", "b"]

@@ -2,9 +2,10 @@
 (score order or intentional clustering) and the anchor projection (SYSTEM.md § Retrieval).
 
 Pure orchestration over the store's batched reads: one keyword query (two with notes
-beside documents: store/own_pool.py), two for the line lane, one read of a question's
-successors (dialog lane), one query per graph hop, one edge fetch for clustering, one anchor
-fetch, one belief fetch when the doc or HRR lane adds beliefs. No per-candidate reads.
+beside documents: store/own_pool.py), two for the line lane (two more with notes beside
+documents: own_line.py), one read of a question's successors (dialog lane), one query per
+graph hop, one edge fetch for clustering, one anchor fetch, one belief fetch when the doc or
+HRR lane adds beliefs. No per-candidate reads.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.

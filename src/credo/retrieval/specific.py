@@ -55,6 +55,17 @@ def sections(trail: str) -> tuple[str, tuple[str, ...]]:
     return path, tuple(t.strip() for t in titles)
 
 
+def without_lines(trail: str) -> str:
+    """``trail`` less the line range ingest ends it with (`` L4-L9``). A trail without one
+    (a context imported from records) is whole: its last title may hold " L" ("Using Lua",
+    "› Logging"), which is not a range. (``sections`` cuts at the last " L" of the last
+    title, as ``named._last_name`` does, tested alike: the same for every trail ingest
+    writes.)"""
+    head, cut, lines = trail.rpartition(" L")
+    start, dash, end = lines.partition("-L")
+    return head if cut and dash and start.isdigit() and end.isdigit() else trail
+
+
 def _stems(text: str) -> set[str]:
     return {stem(t) for t in tokens(text)}
 
@@ -144,10 +155,20 @@ def _next_pair(
             excess = got.get(anc.id, 0.0) - got.get(desc.id, 0.0)
             if excess <= 0:
                 continue
-            taken = bm25f * excess / raw * factor(anc.id)
+            taken = bm25f * excess / raw * factor(anc.id) * _since_compose(anc)
             if anc.score - taken < desc.score:
                 return a, d
     return None
+
+
+def _since_compose(scored: Scored) -> float:
+    """What the steps between compose and this one multiplied ``scored``'s whole score by:
+    spread's ``AGAIN`` (its part ``again``) and support's gain (its part ``support``), 1.0
+    when neither moved it. Its lanes' parts are compose's, so a part of its score they
+    stand for is scaled alike (retrieval/spread.py, retrieval/support.py)."""
+    moved = scored.lanes.get("again", 0.0) + scored.lanes.get("support", 0.0)
+    before = scored.score - moved
+    return scored.score / before if moved and before > 0 else 1.0
 
 
 def _evidence(

@@ -39,7 +39,7 @@ import re
 from collections.abc import Mapping
 
 from credo.retrieval.rank import Scored
-from credo.retrieval.specific import by_score
+from credo.retrieval.specific import by_score, without_lines
 from credo.store.fts import query_terms
 
 AGAIN = 0.5  # the share of its score a section's second and later passages keep
@@ -74,7 +74,7 @@ def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
         trail = trails.get(scored.id)
         if not trail:
             continue
-        place = trail.rpartition(" L")[0] or trail  # (its path and titles: the lines dropped)
+        place = without_lines(trail)  # (its path and titles)
         if place not in seen:
             seen.add(place)
             continue
