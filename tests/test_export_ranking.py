@@ -180,6 +180,10 @@ BELIEF = '{"kind":"belief","id":"b1","content":"Deploys go through ops/deploy.sh
             "missing required field 'context'",
         ),
         (
+            '{"kind":"anchor_context","belief_id":"b1","file":"a.py","context":"x","y":1}',
+            "unknown field 'y' in an anchor_context record",
+        ),
+        (
             '{"kind":"acronyms","file":"a.md","pairs":[["cdn"]]}',
             "each item of 'pairs' must be a list [str, str]",
         ),

@@ -27,8 +27,6 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from credo.knowledge.identity import MAX_CONTEXT_CHARS
-
 if TYPE_CHECKING:
     from credo.knowledge.records import Fields
     from credo.store import Store
@@ -84,17 +82,11 @@ def parse(kind: str, f: Fields) -> DerivedRecord:
             f.text("context") or "",
         )
     if kind == "anchor_context":
-        context = f.text("context", required=True) or ""
-        if len(context) > MAX_CONTEXT_CHARS:
-            raise f.error(
-                f"field 'context' is {len(context)} characters, over the limit of "
-                f"{MAX_CONTEXT_CHARS}"
-            )
         return ContextRecord(
             f.line,
             f.text("belief_id", required=True) or "",
             f.text("file", required=True) or "",
-            context,
+            f.context(required=True) or "",
         )
     if kind == "acronyms":
         pairs = tuple(_shaped(f, "pairs", item, (str, str)) for item in _rows(f, "pairs"))

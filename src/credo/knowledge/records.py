@@ -126,10 +126,22 @@ class Fields:
             raise self.error(f"field {key!r} must be true or false, got {value!r}")
         return value
 
+    def context(self, *, required: bool = False) -> str | None:
+        """The ``context`` field: a text of at most ``MAX_CONTEXT_CHARS`` characters."""
+        context = self.text("context", required=required)
+        if context is not None and len(context) > MAX_CONTEXT_CHARS:
+            raise self.error(
+                f"field 'context' is {len(context)} characters, over the limit of "
+                f"{MAX_CONTEXT_CHARS}"
+            )
+        return context
+
     def check_keys(self, allowed: frozenset[str]) -> None:
         unknown = sorted(set(self.obj) - allowed)
         if unknown:
-            raise self.error(f"unknown field {unknown[0]!r} in a {self.obj['kind']} record")
+            kind = str(self.obj["kind"])
+            article = "an" if kind[:1] in "aeiou" else "a"
+            raise self.error(f"unknown field {unknown[0]!r} in {article} {kind} record")
 
 
 _BELIEF_KEYS = frozenset(
@@ -170,12 +182,7 @@ def _checked(obj: Any, source: str, line: int) -> Record:
                 f"field 'corroborations' must be an integer from 0 to {MAX_CORROBORATIONS}, "
                 f"got {corroborations!r}"
             )
-        context = f.text("context")
-        if context is not None and len(context) > MAX_CONTEXT_CHARS:
-            raise f.error(
-                f"field 'context' is {len(context)} characters, over the limit of "
-                f"{MAX_CONTEXT_CHARS}"
-            )
+        context = f.context()
         retention = f.text("retention")
         if retention is not None and retention not in RETENTIONS:
             raise f.error(f"retention {retention!r} must be one of {', '.join(RETENTIONS)}")
