@@ -181,6 +181,22 @@ def test_an_export_carries_each_file_s_context_and_the_import_answers_alike(
         assert not copy.retrieve("baseTimestamp").beliefs
 
 
+def test_an_anchor_context_of_a_file_that_holds_no_anchor_of_it_is_refused(
+    memory: Memory, tmp_path: Path
+) -> None:
+    memory.ingest(*_write(tmp_path))
+    out = tmp_path / "records.jsonl"
+    memory.export_records(out)
+    lines = out.read_text("utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if '"kind":"anchor_context"' in line)
+    lines[at] = json.dumps({**json.loads(lines[at]), "file": "zzz.go"})
+    out.write_text("\n".join(lines) + "\n", "utf-8")
+    with Memory(tmp_path / "copy.db", root=tmp_path) as copy:
+        with pytest.raises(RecordsError, match=f":{at + 1}: .*has no ingest anchor in 'zzz.go'"):
+            copy.import_records(out)
+        assert copy.stats().beliefs == 0
+
+
 def test_an_anchor_context_of_no_known_belief_is_refused_and_nothing_imported(
     memory: Memory, tmp_path: Path
 ) -> None:

@@ -17,8 +17,9 @@ follow from them.
 
 An import only adds: lines and anchor-context rows are written for the beliefs the import
 added (a belief the store holds keeps its own), definitions and acronyms for a file the store
-holds none of. A row that names a belief neither the file nor the store holds, or a passage
-outside the file's definitions, is an error naming its line; nothing is imported.
+holds none of. A row that names a belief neither the file nor the store holds, a passage
+outside the file's definitions, or a file's context of a belief with no ingest anchor in that
+file, is an error naming its line; nothing is imported.
 """
 
 from __future__ import annotations
@@ -207,13 +208,34 @@ class DerivedState:
         return bool(self.lines or self.files or self.acronyms or self.contexts)
 
     def problems(self, store: Store) -> list[tuple[int, str]]:
-        """(line, message) of each row that names no belief the store holds by now."""
+        """(line, message) of each row that names no belief the store holds by now, or a
+        file that holds no ingest anchor of its belief (an anchor-context row)."""
         named = [(r.line, r.belief_id) for r in self.lines]
         named += [(r.line, b) for r in self.files for b in sorted(r.passages)]
         named += [(r.line, r.belief_id) for r in self.contexts]
         known = store.existing_ids({b for _, b in named})
         unknown = [(line, b) for line, b in named if b not in known]
-        return [(line, f"belief {b!r} is not a known belief id") for line, b in unknown]
+        problems = [(line, f"belief {b!r} is not a known belief id") for line, b in unknown]
+        return problems + self._unanchored(store, known)
+
+    def _unanchored(self, store: Store, known: set[str]) -> list[tuple[int, str]]:
+        """(line, message) of each anchor-context row of a known belief that has no
+        ``ingest`` anchor in the row's file (a context no file of the belief gives)."""
+        rows = [r for r in self.contexts if r.belief_id in known]
+        if not rows:
+            return []
+        anchors = store.anchors_for(sorted({r.belief_id for r in rows}))
+        files = {
+            (belief_id, a.doc_uri.partition("#")[0])
+            for belief_id, found in anchors.items()
+            for a in found
+            if a.anchor_type == "ingest"
+        }
+        return [
+            (r.line, f"belief {r.belief_id!r} has no ingest anchor in {r.file!r}")
+            for r in rows
+            if (r.belief_id, r.file) not in files
+        ]
 
     def write(self, store: Store, added: Iterable[str]) -> int:
         """Write the rows the import may add (module docstring); returns how many."""
