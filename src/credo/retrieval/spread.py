@@ -38,9 +38,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from credo.retrieval.base_terms import query_words
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import by_score
-from credo.store.fts import query_terms
 
 AGAIN = 0.5  # the share of its score a section's second and later passages keep
 # Only the first ranks are read (~110 candidates a query; the first ten are what the rule is
@@ -61,7 +61,7 @@ def asks_several(text: str) -> bool:
     (``query_terms``: stopwords out)."""
     if len(_ASKS.findall(text, 0, 2000)) >= 2 or _JOINED.search(text) is not None:
         return True
-    return len(query_terms(text)) >= LONG
+    return len(query_words(text)) >= LONG  # (the query's terms, as _rank read them)
 
 
 def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
