@@ -51,6 +51,7 @@ WINDOW = 40
 # ones 2-10; 8 and 9 gave the same figures, 10 lost a group (day-groups66).
 LONG = 8
 
+_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 _ASKS = re.compile(r"\b(?:how|where|what|which|why|when|whether|who)\b", re.IGNORECASE)
 _JOINED = re.compile(r",\s+and\s|;\s|\?\s+\S")
 
@@ -59,9 +60,9 @@ def asks_several(text: str) -> bool:
     """Whether the question asks for several things: two question words, or clauses joined
     by ", and", a semicolon, or a question mark with more after it; or ``LONG`` words or more
     (``query_terms``: stopwords out)."""
-    if len(_ASKS.findall(text, 0, 2000)) >= 2 or _JOINED.search(text) is not None:
+    if len(query_words(text)) >= LONG:  # (first: the query's words as _rank read them, kept)
         return True
-    return len(query_words(text)) >= LONG  # (the query's terms, as _rank read them)
+    return len(_ASKS.findall(text, 0, 2000)) >= 2 or _JOINED.search(text) is not None
 
 
 def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
@@ -83,7 +84,7 @@ def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
         score = round(scored.score * AGAIN, 9)
         parts = dict(scored.lanes)
         parts["again"] = round(score - scored.score, 9)
-        out[at] = Scored(scored.id, score, parts)
+        out[at] = _new(Scored, (scored.id, score, parts))
     if out is None:
         return ranked
     out.sort(key=by_score, reverse=True)

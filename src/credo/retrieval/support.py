@@ -25,7 +25,6 @@ moves more: 0.1% and 0.2% each cost a spent corpus's MRR (scikit-build-core-m04 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from operator import itemgetter
 
@@ -48,7 +47,9 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
     named = [f for f in files if f is not None]
     if len(set(named)) == len(named):
         return ranked  # (every file once: nothing to weigh)
-    held = Counter(named)
+    held = dict.fromkeys(named, 0)  # (a Counter's isinstance checks cost more than ten adds)
+    for file in named:
+        held[file] += 1
     out = list(top)
     first: dict[str, float] = {}  # each file's first passage's score
     for at, (s, file) in enumerate(zip(top, files, strict=True)):
@@ -59,12 +60,13 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
         score = round(s.score * (1.0 + SHARE * more), 9)
         parts = dict(s.lanes)
         parts["support"] = round(parts.get("support", 0.0) + score - s.score, 9)
-        out[at] = Scored(s.id, score, parts)
+        out[at] = _new(Scored, (s.id, score, parts))
     out.sort(key=by_score, reverse=True)  # (stable, and stable under reverse)
     return out + ranked[TOP:]
 
 
 _ID = itemgetter(0)  # (a Scored's id)
+_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 
 
 def _file(trail: str | None) -> str | None:
