@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from credo.retrieval.base_terms import query_words
 from credo.retrieval.rank import Scored
@@ -65,6 +66,12 @@ def asks_several(text: str) -> bool:
     return len(_ASKS.findall(text, 0, 2000)) >= 2 or _JOINED.search(text) is not None
 
 
+@lru_cache(maxsize=8192)  # (asked of the first WINDOW's trails each query: a lookup when met)
+def _place(trail: str) -> str:
+    """A passage's section: its trail's path and titles, the lines dropped."""
+    return trail.rpartition(" L")[0] or trail
+
+
 def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
     """``ranked`` with each section's passages after its best, among the first ``WINDOW``,
     counting ``AGAIN`` of their score, sorted again by score (stable); the same list when no
@@ -75,7 +82,7 @@ def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
         trail = trails.get(scored.id)
         if not trail:
             continue
-        place = trail.rpartition(" L")[0] or trail  # (its path and titles: the lines dropped)
+        place = _place(trail)
         if place not in seen:
             seen.add(place)
             continue

@@ -26,6 +26,7 @@ moves more: 0.1% and 0.2% each cost a spent corpus's MRR (scikit-build-core-m04 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from operator import itemgetter
 
 from credo.retrieval.rank import Scored
@@ -72,7 +73,10 @@ _new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py m
 def _file(trail: str | None) -> str | None:
     """The file of a trail ``path › A › B L4-L9`` (``specific.sections``' path): its line
     range dropped when it has no section titles."""
-    if not trail:
-        return None
+    return _path(trail) if trail else None
+
+
+@lru_cache(maxsize=8192)  # (asked of the first TOP's trails each query: a lookup when met)
+def _path(trail: str) -> str:
     path, titled, _ = trail.partition(TRAIL_SEPARATOR)
     return path if titled else path.rsplit(" L", 1)[0]
