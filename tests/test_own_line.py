@@ -191,3 +191,26 @@ def test_postgresql_gives_the_sqlite_answers(tmp_path: Path) -> None:
                 outputs.append([json.dumps(result_json(copy.retrieve(q))) for q in QUESTIONS])
     assert outputs[0] == outputs[1]
     assert NOTE in outputs[0][0]
+
+
+def test_the_step_reads_what_the_line_lane_read_and_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One retrieve reads ``line_counts`` and ``passage_lines`` once each, though the step
+    scores a note from them (fails before day-warm66: the step read both again, ~40% of its
+    cost in a store of docs and notes)."""
+    memory, note, _ = _mixed(tmp_path)
+    with memory:
+        reads: list[str] = []
+        store = memory.store
+        for name in ("line_counts", "passage_lines"):
+            plain = getattr(store, name)
+
+            def counted(*args: object, _name: str = name, _plain: object = plain) -> object:
+                reads.append(_name)
+                return _plain(*args)  # type: ignore[operator]
+
+            monkeypatch.setattr(store, name, counted)
+        ids = _ask(memory)
+    assert ids[0] == note
+    assert sorted(reads) == ["line_counts", "passage_lines"]

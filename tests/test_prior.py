@@ -12,6 +12,7 @@ from credo.retrieval.prior import (
     inner_passages,
     is_history,
     is_test,
+    weighed_sets,
     weighed_tests,
 )
 from credo.retrieval.rank import Weights, compose, compose_reference
@@ -315,3 +316,21 @@ def read_{name}(name: str) -> bytes:
     """Read the {name}'s content as bytes, decoded from its encoding."""
     return b""
 '''
+
+
+def test_the_weighed_sets_are_each_trail_s_answer() -> None:
+    """``weighed_sets`` (day-warm66: its answers kept per trail, C-level) holds the ids whose
+    trail ``is_history``/``is_test`` tells, asked again and with the caches cleared."""
+    trails = {
+        "c": "CHANGES.md › Version 8.2.0 L486-L504",
+        "t": "tests/test_api.py › test_get L1-L9",
+        "d": "docs/guide.md › Changes in behaviour L1-L9",
+        "r": "src/fmt.rs › tests › one_digit L40-L50",
+        "s": "src/history.py › History › undo L10-L30",
+    }
+    want = ({"c"}, {"t", "r"}, set())
+    for _ in range(2):
+        assert weighed_sets(["guide"], trails, [], {}) == want
+        is_history.cache_clear()
+        is_test.cache_clear()
+    assert weighed_sets(["tests"], trails, [], {}) == ({"c"}, set(), set())

@@ -130,3 +130,17 @@ def test_a_tie_inside_one_file_stays_a_tie() -> None:
     assert [s.id for s in out] == ["e-py", "e-pyi", "x1", "e-rst"]
     assert out[0].score == out[1].score > 1.5
     assert "support" not in out[3].lanes
+
+
+_TITLE = st.text(alphabet="ab L-›1 ", max_size=12)
+
+
+@given(st.lists(_TITLE, min_size=1, max_size=4), st.sampled_from(["", " L4-L9", " L1"]))
+def test_a_file_is_the_trail_s_path_as_sections_gives_it(parts: list[str], lines: str) -> None:
+    """``_file`` (day-warm66: a partition, not ``sections``' split of every title) names the
+    file ``specific.sections`` does, for any trail ingest could write and more."""
+    from credo.retrieval.support import _file
+    from credo.types import TRAIL_SEPARATOR
+
+    trail = TRAIL_SEPARATOR.join(parts) + lines
+    assert _file(trail) == (sections(trail)[0] if trail else None)

@@ -25,22 +25,18 @@ holds as much as the best line, of 93 pairs of a note question and its note 15 d
 
 Only the notes (no trail) among the keyword hits, and only when the line lane scored a
 passage: a store of documents alone or of notes alone never reaches the step, and answers
-byte-identically. Its two reads are the line lane's (``line_counts``, ``passage_lines``),
-which every backend answers alike.
+byte-identically. It reads what the line lane read a moment before (``line_counts``,
+``passage_lines``: ``LineRead``), which every backend answers alike, and nothing else.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from itertools import repeat
-from typing import TYPE_CHECKING
 
-from credo.retrieval.lanes.line import best_lines, fts5_idf, query_stems
+from credo.retrieval.lanes.line import LineReads, best_lines, fts5_idf
 from credo.store.line_stats import LINES
 from credo.store.stem import stem, tokens
-
-if TYPE_CHECKING:
-    from credo.store import Store
 
 
 def coverage(words: Iterable[str], idf: Mapping[str, float]) -> float:
@@ -110,25 +106,28 @@ def own_line_scores(
 
 
 def with_own_lines(
-    store: "Store",
+    read: LineReads | None,
     lane_scores: dict[str, dict[str, float]],
-    terms: Iterable[str],
-    keyword: Collection[str],
+    keyword: Mapping[str, float],
     trails: Mapping[str, str],
     texts: Mapping[str, str],
 ) -> dict[str, dict[str, float]]:
     """``lane_scores`` with the line lane raised to ``own_line_scores`` for the notes (no
     trail in ``trails``; their text in ``texts``) among the ``keyword`` hits; the lane's
-    dict is replaced, never changed in place. The same mapping when nothing is added."""
+    dict is replaced, never changed in place. The same mapping when nothing is added.
+    ``read``: what the line lane read for its scores (``lanes.line.LineRead.read``: the
+    query's stems, their ``line_counts`` and the hits' ``passage_lines``), taken as they
+    are: the step reads nothing of its own."""
     scored = lane_scores.get("line")
-    if not scored:  # (no passage has lines: a store of notes, or of code)
+    if not scored or read is None:  # (no passage has lines: a store of notes, or of code)
+        return lane_scores
+    if keyword.keys() <= trails.keys():  # (a store of documents alone: C-level)
         return lane_scores
     notes = {i: texts[i] for i in keyword if i not in trails and i in texts}
-    if not notes:  # (a store of documents alone)
+    if not notes:
         return lane_scores
-    query = query_stems(terms)
-    counts = store.line_counts(query)
-    passages = store.passage_lines([i for i in keyword if i in trails])
+    query, counts, rows = read
+    passages = {i: row for i, row in rows.items() if i in trails}
     raised = {
         i: score
         for i, score in own_line_scores(query, counts, passages, notes).items()

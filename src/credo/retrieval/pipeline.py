@@ -496,6 +496,7 @@ def _rank(
     # the other lanes add are fetched at the end.
     known: dict[str, CandidateRow | None] = {}
     around_seeds: tuple[set[str], list[Link]] | None = None
+    lines_read = None  # what the line lane read (own_line.py reads it again)
     if lanes["bm25f"] and terms:
         limit = options.keyword_limit  # (and the user's own beliefs past it: own_pool.py)
         hits, hit_rows = store.keyword_beliefs(terms, limit=limit, own=options.own_limit)
@@ -518,7 +519,7 @@ def _rank(
         lane_scores["bm25f"] = keyword
         stems = line.QueryStems(terms)  # (both lanes', made once if at all: lanes/line.py)
         if lanes["line"]:  # documentation passages by their best line (lanes/line.py)
-            lane_scores["line"] = line.line_scores(store, stems, keyword)
+            lane_scores["line"], lines_read = line.line_scores(store, stems, keyword)
         if lanes["defn"]:  # code passages by their definition as written (lanes/defn.py)
             lane_scores["defn"], defs = defn.defn_scores(store, stems, keyword, _text_of(known))
     if (lanes["heat"] or lanes["bfs"]) and keyword:
@@ -567,7 +568,7 @@ def _rank(
     weighed = weighed_sets(terms, trails, named, defs)  # changelogs, tests, inner (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
-    lane_scores = with_own_lines(store, lane_scores, terms, keyword, trails, texts)  # (own_line.py)
+    lane_scores = with_own_lines(lines_read, lane_scores, keyword, trails, texts)  # (own_line.py)
     ranked = compose(lane_scores, confidence, options.weights, *weighed, by_id=True)
     if trails and asks_several(text):  # a section shown yields to one not yet (spread.py)
         ranked = spread(ranked, trails)

@@ -48,6 +48,8 @@ definition lane switched off) is left alone.
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.store.changelog import is_changelog_path
@@ -76,6 +78,7 @@ def _test_path() -> re.Pattern[str]:
 _TEST_STEMS = frozenset({"test", "tests", "testing", "pytest", "fixture", "fixtures"})
 
 
+@lru_cache(maxsize=8192)  # (a query asks it of every candidate's trail: a lookup when met)
 def is_history(trail: str) -> bool:
     """True when `trail` (a passage's, as ingest writes it) places it in a changelog."""
     return _is_history_path(trail.split(TRAIL_SEPARATOR, 1)[0])
@@ -87,6 +90,7 @@ def _is_history_path(head: str) -> bool:
     return is_changelog_path(_path_of(head))
 
 
+@lru_cache(maxsize=8192)  # (as ``is_history``)
 def is_test(trail: str) -> bool:
     """True when `trail` (a passage's, as ingest writes it) places it in a project's tests."""
     test = _is_test_path(trail.split(TRAIL_SEPARATOR, 1)[0])
@@ -133,7 +137,7 @@ def weighed_tests(
         return set()
     if asks_for_tests(terms) or any(is_test(trails[i]) for i in named if i in trails):
         return set()
-    return {i for i, trail in trails.items() if is_test(trail)}
+    return set(compress(trails, map(is_test, trails.values())))  # (C-level, in trails' order)
 
 
 def inner_passages(rows: Mapping[str, "list[DefnHit]"]) -> set[str]:
@@ -141,7 +145,10 @@ def inner_passages(rows: Mapping[str, "list[DefnHit]"]) -> set[str]:
     ``Store.passage_definitions`` reads them) that sit in a definition and are the head of
     none: a docstring paragraph or a comment inside a definition. A passage whose text is
     in two files is a head if it is one in either."""
-    return {i for i, found in rows.items() if found and not any(row[5] for row in found)}
+    return {i for i, found in rows.items() if found and not any(map(_IS_HEAD, found))}
+
+
+_IS_HEAD = itemgetter(5)  # (a ``DefnHit``'s: the passage is the definition's head)
 
 
 def weighed_sets(
@@ -153,5 +160,5 @@ def weighed_sets(
     """The candidates ``compose`` weighs down, in its argument order: changelog passages
     (``is_history``), test code not asked for (``weighed_tests``) and passages inside a
     definition that are not its head (``inner_passages``)."""
-    history = {i for i, trail in trails.items() if is_history(trail)}
+    history = set(compress(trails, map(is_history, trails.values())))  # (C-level, in order)
     return history, weighed_tests(terms, trails, named), inner_passages(defs)

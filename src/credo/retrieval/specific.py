@@ -29,6 +29,7 @@ with both in its top 10): one keyword read of two beliefs for each such pair.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, Weights
@@ -185,12 +186,10 @@ def _evidence(
     return mine > NO_EVIDENCE and mine > got.get(anc, 0.0)
 
 
-def by_id(s: Scored) -> str:
-    return s.id
-
-
-def by_score(s: Scored) -> float:
-    return s.score
+# A ranked belief's id and score, as sort keys: C-level (a Python function as a key is one
+# call per item: ~110 candidates a query, sorted again by several steps).
+by_id: Callable[[Scored], str] = itemgetter(0)
+by_score: Callable[[Scored], float] = itemgetter(1)
 
 
 def lift(

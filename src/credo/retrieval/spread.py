@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
+from credo.retrieval.base_terms import query_words
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import by_score, without_lines
-from credo.store.fts import query_terms
 
 AGAIN = 0.5  # the share of its score a section's second and later passages keep
 # Only the first ranks are read (~110 candidates a query; the first ten are what the rule is
@@ -51,6 +52,7 @@ WINDOW = 40
 # ones 2-10; 8 and 9 gave the same figures, 10 lost a group (day-groups66).
 LONG = 8
 
+_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 _ASKS = re.compile(r"\b(?:how|where|what|which|why|when|whether|who)\b", re.IGNORECASE)
 _JOINED = re.compile(r",\s+and\s|;\s|\?\s+\S")
 
@@ -59,9 +61,15 @@ def asks_several(text: str) -> bool:
     """Whether the question asks for several things: two question words, or clauses joined
     by ", and", a semicolon, or a question mark with more after it; or ``LONG`` words or more
     (``query_terms``: stopwords out)."""
-    if len(_ASKS.findall(text, 0, 2000)) >= 2 or _JOINED.search(text) is not None:
+    if len(query_words(text)) >= LONG:  # (first: the query's words as _rank read them, kept)
         return True
-    return len(query_terms(text)) >= LONG
+    return len(_ASKS.findall(text, 0, 2000)) >= 2 or _JOINED.search(text) is not None
+
+
+@lru_cache(maxsize=8192)  # (asked of the first WINDOW's trails each query: a lookup when met)
+def _place(trail: str) -> str:
+    """A passage's section: its trail's path and titles, the lines dropped."""
+    return without_lines(trail)
 
 
 def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
@@ -74,7 +82,7 @@ def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
         trail = trails.get(scored.id)
         if not trail:
             continue
-        place = without_lines(trail)  # (its path and titles)
+        place = _place(trail)
         if place not in seen:
             seen.add(place)
             continue
@@ -83,7 +91,7 @@ def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
         score = round(scored.score * AGAIN, 9)
         parts = dict(scored.lanes)
         parts["again"] = round(score - scored.score, 9)
-        out[at] = Scored(scored.id, score, parts)
+        out[at] = _new(Scored, (scored.id, score, parts))
     if out is None:
         return ranked
     out.sort(key=by_score, reverse=True)

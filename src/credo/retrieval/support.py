@@ -25,11 +25,13 @@ moves more: 0.1% and 0.2% each cost a spent corpus's MRR (scikit-build-core-m04 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
+from operator import itemgetter
 
 from credo.retrieval.rank import Scored
-from credo.retrieval.specific import TOP, by_score, sections
+from credo.retrieval.specific import TOP, by_score
+from credo.types import TRAIL_SEPARATOR
 
 SHARE = 0.0005  # of a file's first passage's score, per other passage of its file in TOP
 
@@ -39,11 +41,16 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
     of its file tied with it) raised by ``SHARE`` of its score per other passage of its file
     there, then in score order again (stable: a tie keeps the order it had); the same list
     when none gains."""
+    if not trails:  # (no passage of a file: a store of notes or conversations)
+        return ranked
     top = ranked[:TOP]
-    files = [_file(trails.get(s.id)) for s in top]
-    held = Counter(f for f in files if f is not None)
-    if not held or max(held.values()) < 2:
+    files = list(map(_file, map(trails.get, map(_ID, top))))
+    named = [f for f in files if f is not None]
+    if len(set(named)) == len(named):
         return ranked  # (every file once: nothing to weigh)
+    held = dict.fromkeys(named, 0)  # (a Counter's isinstance checks cost more than ten adds)
+    for file in named:
+        held[file] += 1
     out = list(top)
     first: dict[str, float] = {}  # each file's first passage's score
     for at, (s, file) in enumerate(zip(top, files, strict=True)):
@@ -54,10 +61,22 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
         score = round(s.score * (1.0 + SHARE * more), 9)
         parts = dict(s.lanes)
         parts["support"] = round(parts.get("support", 0.0) + score - s.score, 9)
-        out[at] = Scored(s.id, score, parts)
+        out[at] = _new(Scored, (s.id, score, parts))
     out.sort(key=by_score, reverse=True)  # (stable, and stable under reverse)
     return out + ranked[TOP:]
 
 
+_ID = itemgetter(0)  # (a Scored's id)
+_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
+
+
 def _file(trail: str | None) -> str | None:
-    return sections(trail)[0] if trail else None
+    """The file of a trail ``path › A › B L4-L9`` (``specific.sections``' path): its line
+    range dropped when it has no section titles."""
+    return _path(trail) if trail else None
+
+
+@lru_cache(maxsize=8192)  # (asked of the first TOP's trails each query: a lookup when met)
+def _path(trail: str) -> str:
+    path, titled, _ = trail.partition(TRAIL_SEPARATOR)
+    return path if titled else path.rsplit(" L", 1)[0]

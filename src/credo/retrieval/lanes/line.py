@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from credo.store.line_stats import CONTEXT, LENGTH, LINES, PASSAGES
+from credo.store.line_stats import CONTEXT, LENGTH, LINES, PASSAGES, LinesRow
 from credo.store.stem import stem, tokens
 
 if TYPE_CHECKING:
@@ -71,22 +71,37 @@ class QueryStems:
         return iter(self.stems())
 
 
-def line_scores(store: Store, terms: Iterable[str], hits: Collection[str]) -> dict[str, float]:
-    """Each keyword hit with line statistics -> its best line's score (positive only).
-    ``terms``: the query's, or a ``QueryStems`` of them (the caller's, shared)."""
+# What the lane read for its scores: the query's stems, their counts, the hits' rows.
+LineReads = tuple[list[str], Mapping[str, int], Mapping[str, LinesRow]]
+
+
+class LineRead(NamedTuple):
+    """The lane's scores, and what it read for them: the query's stems, their
+    ``line_counts`` and the hits' rows (``passage_lines``), which retrieval/own_line.py
+    reads too; None for all three when nothing was scored."""
+
+    scores: dict[str, float]
+    read: LineReads | None = None
+
+
+def line_scores(store: Store, terms: Iterable[str], hits: Collection[str]) -> LineRead:
+    """Each keyword hit with line statistics -> its best line's score (positive only), and
+    what was read for them. ``terms``: the query's, or a ``QueryStems`` of them (the
+    caller's, shared)."""
     if not hits:
-        return {}
+        return LineRead({})
     asked = terms if isinstance(terms, QueryStems) else QueryStems(terms)
     # (first: a store of notes has no lines to read, and its stems are never made; with
     # none, the totals alone are read and nothing is scored, as before)
     counts = store.line_counts(asked)
     if not counts.get(LINES):
-        return {}
+        return LineRead({})
     query = asked.stems()
     if not query:
-        return {}
+        return LineRead({})
     rows = store.passage_lines(hits)
-    return best_lines(rows, query, counts) if rows else {}
+    scores = best_lines(rows, query, counts) if rows else {}
+    return LineRead(scores, (query, counts, rows) if scores else None)
 
 
 def best_lines(
