@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -171,6 +172,12 @@ def memory(store_location: str | Path, tmp_path: Path) -> Iterator[Memory]:
 def mem_memory(tmp_path: Path) -> Iterator[Memory]:
     with Memory(":memory:", root=tmp_path) as mem:
         yield mem
+
+
+def exported_records(memory: Memory, path: Path) -> list[dict[str, object]]:
+    """``memory``'s export, written to ``path``, as the records it holds (one dict a line)."""
+    memory.export_records(path)
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def credo_command() -> list[str]:

@@ -19,7 +19,7 @@ from credo.store.index_text import register
 from credo.store.migrations import MIGRATIONS, migrate
 from credo.surfaces.render import memory_block
 from credo.types import LENGTH_FILLER
-from tests.conftest import POSTGRES, postgres_store
+from tests.conftest import POSTGRES, exported_records, postgres_store
 
 BOTH_BACKENDS = True
 
@@ -158,6 +158,11 @@ def test_both_backends_answer_a_copy_alike(tmp_path: Path) -> None:
 
 
 # -- records export and import --------------------------------------------------------------
+def _ingested_and_exported(memory: Memory, tmp_path: Path) -> list[dict[str, object]]:
+    memory.ingest(*_write(tmp_path))
+    return exported_records(memory, tmp_path / "records.jsonl")
+
+
 def _answers(memory: Memory) -> list[tuple[str, float, list[str]]]:
     result = memory.retrieve("where is baseTimestamp set", with_doc_anchors=True)
     uris = [[a.doc_uri for a in anchors] for anchors in result.doc_anchors]
@@ -167,11 +172,9 @@ def _answers(memory: Memory) -> list[tuple[str, float, list[str]]]:
 def test_an_export_carries_each_file_s_context_and_the_import_answers_alike(
     memory: Memory, tmp_path: Path
 ) -> None:
-    memory.ingest(*_write(tmp_path))
-    out = tmp_path / "records.jsonl"
-    memory.export_records(out)
+    records = _ingested_and_exported(memory, tmp_path)
     with Memory(tmp_path / "copy.db", root=tmp_path) as copy:
-        copy.import_records(out)
+        copy.import_records(records)
         assert copy.store.iter_anchor_contexts() == memory.store.iter_anchor_contexts()
         assert len(copy.store.iter_anchor_contexts()) == 2
         assert _answers(copy) == _answers(memory)
@@ -184,16 +187,12 @@ def test_an_export_carries_each_file_s_context_and_the_import_answers_alike(
 def test_an_anchor_context_of_a_file_that_holds_no_anchor_of_it_is_refused(
     memory: Memory, tmp_path: Path
 ) -> None:
-    memory.ingest(*_write(tmp_path))
-    out = tmp_path / "records.jsonl"
-    memory.export_records(out)
-    lines = out.read_text("utf-8").splitlines()
-    at = next(i for i, line in enumerate(lines) if '"kind":"anchor_context"' in line)
-    lines[at] = json.dumps({**json.loads(lines[at]), "file": "zzz.go"})
-    out.write_text("\n".join(lines) + "\n", "utf-8")
+    records = _ingested_and_exported(memory, tmp_path)
+    at = next(i for i, r in enumerate(records) if r["kind"] == "anchor_context")
+    records[at] = {**records[at], "file": "zzz.go"}
     with Memory(tmp_path / "copy.db", root=tmp_path) as copy:
         with pytest.raises(RecordsError, match=f":{at + 1}: .*has no ingest anchor in 'zzz.go'"):
-            copy.import_records(out)
+            copy.import_records(records)
         assert copy.stats().beliefs == 0
 
 

@@ -16,7 +16,7 @@ from credo.retrieval.lanes.line import fts5_idf
 from credo.retrieval.own_line import coverage, note_line, own_line_scores
 from credo.store.line_stats import LENGTH, LINES, PASSAGES
 from credo.surfaces.render import result_json
-from tests.conftest import postgres_store
+from tests.conftest import exported_records, postgres_store
 
 QUESTION = "how long is the retry backoff for nightly crawls"
 NOTE = "Our nightly crawls wait a retry backoff of 30 seconds, too long for the small shops."
@@ -180,9 +180,7 @@ def test_the_warm_index_gives_the_cold_answers(tmp_path: Path) -> None:
 def test_postgresql_gives_the_sqlite_answers(tmp_path: Path) -> None:
     memory, _, _ = _mixed(tmp_path / "src")
     with memory:
-        memory.export_records(tmp_path / "mixed.jsonl")
-    lines = (tmp_path / "mixed.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
+        records = exported_records(memory, tmp_path / "mixed.jsonl")
     outputs = []
     with postgres_store() as url:
         for location in (tmp_path / "copy.db", url):

@@ -17,7 +17,7 @@ from credo.retrieval import pipeline
 from credo.retrieval.options import Options
 from credo.store.fts import query_terms
 from credo.surfaces.render import result_json
-from tests.conftest import postgres_store
+from tests.conftest import exported_records, postgres_store
 
 NOTE = "Our staging box sets the timeout to 45 seconds for every upstream call we make."
 QUESTION = "what client handler timeout do we use"
@@ -182,9 +182,7 @@ def test_postgresql_gives_the_sqlite_answers(tmp_path: Path) -> None:
     """Documents and notes as records, into a SQLite file and a PostgreSQL store: the same
     pool (ids and scores) and the same result JSON."""
     with _mixed(tmp_path / "src") as memory:
-        memory.export_records(tmp_path / "mixed.jsonl")
-    lines = (tmp_path / "mixed.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
+        records = exported_records(memory, tmp_path / "mixed.jsonl")
     outputs = []
     with postgres_store() as url:
         for location in (tmp_path / "copy.db", url):
