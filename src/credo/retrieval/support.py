@@ -27,10 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from operator import itemgetter
 
 from credo.retrieval.rank import Scored
-from credo.retrieval.specific import TOP, by_score
+from credo.retrieval.specific import TOP, by_id, by_score
 from credo.types import TRAIL_SEPARATOR
 
 SHARE = 0.0005  # of a file's first passage's score, per other passage of its file in TOP
@@ -44,7 +43,7 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
     if not trails:  # (no passage of a file: a store of notes or conversations)
         return ranked
     top = ranked[:TOP]
-    files = list(map(_file, map(trails.get, map(_ID, top))))
+    files = list(map(_file, map(trails.get, map(by_id, top))))
     named = [f for f in files if f is not None]
     if len(set(named)) == len(named):
         return ranked  # (every file once: nothing to weigh)
@@ -66,7 +65,6 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
     return out + ranked[TOP:]
 
 
-_ID = itemgetter(0)  # (a Scored's id)
 _new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 
 
