@@ -602,6 +602,27 @@ def test_definitions_of_one_text_each_lead_with_their_owners() -> None:
     ]
 
 
+def test_a_heading_is_led_only_by_a_text_that_stays_repeated() -> None:
+    """A heading "Setup" after two definitions "Setup": the definitions' rule leads both
+    with their owners, so no passage's text is "Setup" any more and the heading keeps its
+    own title (it took a lead nothing needed; hypothesis found it).
+    A heading repeating a definition no rule leads is still told apart."""
+    chunks = [
+        Chunk("Setup", 2, 2, "definition", ("Intro", "Setup")),
+        para(3, 97, "Intro", "Setup"),  # (too long to join the definition)
+        Chunk("Setup", 4, 4, "definition", ("Intro", "Setup", "Setup")),
+        heading(5, "Intro", "Setup", "Setup"),
+    ]
+    assert [p.text for p in run(chunks)] == [
+        "Intro › Setup",
+        para(3, 97).text,
+        "Setup › Setup",
+        "Setup",
+    ]
+    once = [Chunk("Run", 1, 1, "definition", ("Jobs", "Run")), heading(2, "Jobs", "Run")]
+    assert [p.text for p in run(once)] == ["Run", "Jobs › Run"]
+
+
 def test_other_passages_of_one_text_each_lead_with_the_titles_that_tell_them_apart() -> None:
     """A changelog's note under two versions, a workflow's step in two jobs: one text, which
     ingest made one belief anchored at the first (the later version's note, its lines and

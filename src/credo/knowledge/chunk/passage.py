@@ -97,7 +97,9 @@ def passages(
             out[index] = with_heading_index(out[index], parent if index == first else first)
         if group[0].role in _OPENERS or (first == 0 and _is_file_header(group[0])):
             parents.append((trail, first))
-    return _copies_told_apart(_definitions_told_apart(_told_apart(out)))
+    # Definitions first: a heading is led only when a passage's final text repeats it, not
+    # a definition's text that its own rule then leads (hypothesis found the stale lead).
+    return _copies_told_apart(_told_apart(_definitions_told_apart(out)))
 
 
 def _told_apart(out: list[Chunk]) -> list[Chunk]:
