@@ -124,3 +124,17 @@ def test_own_heat_raises_notes_only_up_to_the_best_passage_s_heat(
         assert belief in notes and belief in taken
         assert heat.get(belief, 0.0) < value <= top
         assert value <= keyword[belief] / max(keyword.values())
+
+
+def test_warm_and_cold_give_the_same_answers_twice(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", root=tmp_path) as memory:
+        memory.ingest(_docs(tmp_path))
+        memory.remember(NOTE)
+        memory.remember(ASIDE)
+    db = tmp_path / "m.db"
+    questions = (QUESTION, "how does the retry backoff grow", "when do nightly crawls start")
+    with Memory(db, root=tmp_path) as warm, Memory(db, root=tmp_path) as cold:
+        assert warm.store.build_warm()
+        first = [json.dumps(result_json(cold.retrieve(q))) for q in questions]
+        assert [json.dumps(result_json(cold.retrieve(q))) for q in questions] == first
+        assert [json.dumps(result_json(warm.retrieve(q))) for q in questions] == first
