@@ -17,6 +17,7 @@ from credo import Memory
 from credo.retrieval import own_line
 from credo.retrieval.own_line import own_heat
 from credo.surfaces.render import result_json
+from tests.conftest import exported_records, postgres_store
 
 QUESTION = "how long is the retry backoff for nightly crawls"
 NOTE = "Our nightly crawls wait a retry backoff of 30 seconds, too long for the small shops."
@@ -138,3 +139,21 @@ def test_warm_and_cold_give_the_same_answers_twice(tmp_path: Path) -> None:
         first = [json.dumps(result_json(cold.retrieve(q))) for q in questions]
         assert [json.dumps(result_json(cold.retrieve(q))) for q in questions] == first
         assert [json.dumps(result_json(warm.retrieve(q))) for q in questions] == first
+
+
+def test_postgresql_gives_the_sqlite_answers(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    with Memory(source / "m.db", root=source) as memory:
+        memory.ingest(_docs(source))
+        note = memory.remember(NOTE)
+        memory.remember(ASIDE)
+        assert _parts(memory, note)["heat"] > 0
+        records = exported_records(memory, tmp_path / "mixed.jsonl")
+    questions = (QUESTION, "how does the retry backoff grow")
+    outputs = []
+    with postgres_store() as url:
+        for location in (tmp_path / "copy.db", url):
+            with Memory(location, root=source) as copy:
+                copy.import_records(records)
+                outputs.append([json.dumps(result_json(copy.retrieve(q))) for q in questions])
+    assert outputs[0] == outputs[1]
