@@ -33,6 +33,7 @@ byte-identically. It reads what the line lane read a moment before (``line_count
 
 from collections.abc import Iterable, Mapping
 from itertools import repeat
+from operator import itemgetter
 
 from credo.retrieval.lanes.line import LineReads, best_lines, fts5_idf
 from credo.store.line_stats import LINES
@@ -111,6 +112,7 @@ def with_own_lines(
     keyword: Mapping[str, float],
     trails: Mapping[str, str],
     texts: Mapping[str, str],
+    seeds: int = 0,
 ) -> dict[str, dict[str, float]]:
     """``lane_scores`` with the line lane raised to ``own_line_scores`` for the notes (no
     trail in ``trails``; their text in ``texts``) among the ``keyword`` hits; the lane's
@@ -128,9 +130,40 @@ def with_own_lines(
         return lane_scores
     query, counts, rows = read
     passages = {i: row for i, row in rows.items() if i in trails}
-    raised = {
-        i: score
-        for i, score in own_line_scores(query, counts, passages, notes).items()
-        if score > scored.get(i, 0.0)
-    }
-    return {**lane_scores, "line": {**scored, **raised}} if raised else lane_scores
+    answering = own_line_scores(query, counts, passages, notes)
+    raised = {i: score for i, score in answering.items() if score > scored.get(i, 0.0)}
+    out = {**lane_scores, "line": {**scored, **raised}} if raised else lane_scores
+    heat = lane_scores.get("heat")
+    if answering and heat and (held := own_heat(answering, heat, keyword, trails, seeds)):
+        return {**out, "heat": {**heat, **held}}
+    return out
+
+
+def own_heat(
+    notes: Iterable[str],
+    heat: Mapping[str, float],
+    keyword: Mapping[str, float],
+    trails: Mapping[str, str],
+    seeds: int,
+) -> dict[str, float]:
+    """The heat lane's score of each of ``notes`` (those the gate scored as a line) that is
+    one of the lane's ``seeds`` best ``keyword`` hits (``_rank``'s seeds: score desc, id
+    asc), where it is above what the lane gave it: its seed, the keyword score over the
+    best seed's (what a unit with no link keeps under Chung's normalised Laplacian, whose
+    row of an isolated vertex is zero), and never more than the best passage's heat (the
+    lane's normaliser stays a passage's). Pure."""
+    ordered = sorted(keyword.items())
+    ordered.sort(key=_SECOND, reverse=True)  # (the seeds, as ``_rank`` takes them)
+    taken = dict(ordered[:seeds])
+    best = ordered[0][1] if ordered else 0.0
+    top = max((v for i, v in heat.items() if i in trails), default=0.0)
+    if not best > 0 or not top > 0:
+        return {}
+    found = {}
+    for i in sorted(notes):
+        if i in taken and (value := min(taken[i] / best, top)) > heat.get(i, 0.0):
+            found[i] = value
+    return found
+
+
+_SECOND = itemgetter(1)

@@ -568,7 +568,9 @@ def _rank(
     weighed = weighed_sets(terms, trails, named, defs)  # changelogs, tests, inner (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
-    lane_scores = with_own_lines(lines_read, lane_scores, keyword, trails, texts)  # (own_line.py)
+    lane_scores = with_own_lines(
+        lines_read, lane_scores, keyword, trails, texts, options.graph_seeds
+    )
     ranked = compose(lane_scores, confidence, options.weights, *weighed, by_id=True)
     if trails and asks_several(text):  # a section shown yields to one not yet (spread.py)
         ranked = spread(ranked, trails)
