@@ -117,6 +117,28 @@ def test_warm_heat_equals_cold_heat_on_query_sized_graphs(
     assert repr(cold) == repr({k: v for k, v in reference.items() if v > ABOVE})
 
 
+@settings(max_examples=200, deadline=None)
+@given(graph=_query_graphs(), above=st.sampled_from([0.0, ABOVE, 0.5]))
+def test_a_level_at_or_above_zero_keeps_what_the_clamped_series_keeps(
+    graph: tuple[list[Link], dict[str, float]], above: float
+) -> None:
+    """The lane's paths keep the nodes hotter than ``above`` from the series unclamped
+    (``_folded(clamp=False)``): a level at or above 0.0 keeps the same nodes and floats as the
+    readable reference, whose heat is clamped at 0.0 first; without a level, the clamped
+    floats (zeros included)."""
+    links, seeds = graph
+    rows = rows_of(links)
+    for name in seeds:
+        rows.setdefault(name, heat_row(name, []))
+    hop = sorted(x for x in links if x.src in seeds or x.dst in seeds)
+    nodes = set(seeds) | {end for x in hop for end in (x.src, x.dst)}
+    reference = heat_kernel(seeds, heat.adjacency(hop, nodes))
+    want = repr({k: v for k, v in reference.items() if v > above})
+    assert repr(heat_over_links(seeds, hop, above=above)) == want
+    assert repr(heat_over_rows(seeds, rows, above=above)) == want
+    assert repr(heat_over_links(seeds, hop)) == repr(reference)
+
+
 def test_a_series_of_one_term_or_none_is_the_first_values_as_the_plain_loop_gives() -> None:
     """Before (review75): ``_folded`` indexed the first of ``terms`` rows, so ``terms=0``
     raised IndexError where the plain loop (a process without numpy) gives the seeds."""

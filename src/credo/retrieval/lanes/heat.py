@@ -186,7 +186,7 @@ def heat_over_rows(
         laid = _leaves_only(seeds, names, held, members)
         if best is not None and best[1] >= 0 and all(map(_ORDER, held)):
             order = _joined(map(_ORDER, held), numpy.int64)
-            return _best_by_rank(laid[0], _folded(*laid[1:], t, terms), order, above, best)
+            return _best_by_rank(laid[0], _folded(*laid[1:], t, terms, above), order, above, best)
         return _series(*laid, t, terms, above, best)
     # A seed whose row holds no node met twice (no shared neighbour, no seed) is a star of
     # its own, apart from the rest: its block is laid out whole, and only the other seeds'
@@ -289,7 +289,7 @@ def _leaves_only(
     bases = list(accumulate(sizes, initial=0))
     del bases[-1]
     entries = [3 * size - 2 for size in sizes]  # (a seed's entry and two a leaf)
-    moved = numpy.repeat(_indexes(bases, len(bases)), _indexes(entries, len(entries)))
+    moved = _indexes(bases, len(bases)).repeat(_indexes(entries, len(entries)))  # (no wrappers)
     gather = _joined(map(_OFFSETS, held), numpy.int64)
     gather += moved
     owners = _joined(map(_ROWS, held), numpy.int64)
@@ -358,7 +358,7 @@ def _series(
     then its neighbours by id; ``at``: each entry's node, ``weights`` its signed weight,
     ``owners`` its segment: ``_folded``), the nodes hotter than ``above`` by id (with
     ``best``, the lane's best of them: ``best_of``)."""
-    heat = _folded(at, weights, owners, values, t, terms)
+    heat = _folded(at, weights, owners, values, t, terms, above)
     kept = heat > above
     found = dict(zip(compress(nodes, kept.tolist()), heat[kept].tolist(), strict=True))
     if best is not None:
@@ -379,12 +379,15 @@ def _best_by_rank(
     import numpy
 
     keep, limit = best
-    held = numpy.frombuffer(bytes(map(keep.__contains__, nodes)), numpy.bool_)
-    at = numpy.flatnonzero(heat > above)  # (no NaN: it is not above)
-    kept = held[at]
-    hot = heat[at]
-    ranked = at[numpy.lexsort((order[at], numpy.where(kept, 0.0, -hot), ~kept))]
-    picked = ranked[: numpy.count_nonzero(kept) + limit]
+    held = numpy.frombuffer(flags := bytes(map(keep.__contains__, nodes)), numpy.bool_)
+    if (hot := heat > above).all():  # (the usual case: none to leave out; a NaN is not above)
+        ranked = numpy.lexsort((order, numpy.where(held, 0.0, -heat), ~held))
+        count = flags.count(1)
+    else:
+        kept = held[at := hot.nonzero()[0]]  # (``flatnonzero``'s Python wrappers spared)
+        ranked = at[numpy.lexsort((order[at], numpy.where(kept, 0.0, -heat[at]), ~kept))]
+        count = int(numpy.count_nonzero(kept))
+    picked = ranked[: count + limit]
     return dict(zip(map(nodes.__getitem__, picked.tolist()), heat[picked].tolist(), strict=True))
 
 
@@ -419,31 +422,28 @@ def _folded(
     values: list[float],
     t: float,
     terms: int,
+    above: float | None = None,
 ) -> npt.NDArray[np.float64]:
     """The series' sum from the nodes' first ``values``: the reference's very floats (see
-    ``_taylor_arrays``), below 0.0 made 0.0 (a NaN stays).
-
+    ``_taylor_arrays``), below 0.0 made 0.0 (a NaN stays) but for a level ``above`` >= 0.0
+    (its callers keep the nodes hotter only: the same nodes and floats either way).
     Each entry is a node's own (``weights`` -1.0) or a neighbour's (its normalised weight),
     ``owners`` the node whose segment holds it. ``bincount`` adds each segment's products
     from 0.0 in entry order: ``0 - x + a + b`` is ``-((x - a) - b)`` exactly (IEEE negation
-    is exact), the reference's running subtraction negated, and ``t / k`` times it is
-    ``-t / k`` times that. Only a zero's sign may differ, which no sum with the first
-    values (+0.0 or a seed's) keeps. Three numpy calls a step where ``reduceat`` took five
-    (~26k instructions a step against ~32k), and the terms are summed at the end by one
-    running sum down the rows, ``((t0 + t1) + t2) + ...``, the reference's order
-    (``accumulate``: a ``sum`` may add pairwise, as it does down a single column)."""
+    is exact), the reference's running subtraction negated, and ``t / k`` times it is ``-t /
+    k`` times that. Only a zero's sign may differ, which no sum with the first values (+0.0
+    or a seed's) keeps. Each term joins one running sum as it is made, ``((t0 + t1) + t2) +
+    ...``, the reference's order (a ``sum`` may add pairwise, as down a single column)."""
     import numpy
 
-    steps = numpy.empty((max(terms, 1), len(values)))  # (no term: the first values, as ``_taylor``)
-    term = steps[0]
-    term[:] = values
-    fold, multiply = numpy.bincount, numpy.multiply
-    for k, out in enumerate(steps[1:], 1):
+    first = _doubles(values, len(values))  # (no term: the first values, as ``_taylor``)
+    total = term = first
+    fold, multiply, add = numpy.bincount, numpy.multiply, numpy.add
+    for k in range(1, terms):
         # L x = x - D^-1/2 W D^-1/2 x ; next term = (-t / k) * L * term
-        multiply(fold(owners, weights * term[at]), t / k, out=out)
-        term = out
-    total = numpy.add.accumulate(steps)[-1]
-    return numpy.where(total < 0.0, 0.0, total)
+        term = multiply(fold(owners, weights * term[at]), t / k)
+        total = total + term if total is first else add(total, term, out=total)  # (own array)
+    return total if above is not None and above >= 0.0 else numpy.where(total < 0.0, 0.0, total)
 
 
 def _inv_sqrt_degrees(rows: list[dict[int, float]]) -> list[float]:
@@ -491,7 +491,7 @@ def _taylor_arrays(
     for n, value in seeds.items():  # every seed is a node (heat_over_links adds them)
         first[index[n]] = float(value)
     at, weights = _indexes(gather, len(gather)), _doubles(flat, len(flat))
-    heat = _folded(at, weights, _indexes(owners, len(owners)), first, t, terms)
+    heat = _folded(at, weights, _indexes(owners, len(owners)), first, t, terms, above)
     if above is not None:
         kept = heat > above
         return dict(zip(compress(order, kept.tolist()), heat[kept].tolist(), strict=True))
