@@ -49,7 +49,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import docs_baselines as base
-from docs_match import Loc, make_rule
+from docs_match import Loc, lead_start, make_rule
 from docs_multi import Query, load_queries
 
 CLASSES = ("other-file", "wide", "same-section", "parent", "child", "sibling", "far", "none")
@@ -92,7 +92,9 @@ def doc_sections(relative: str, lines: Sequence[str]) -> Sections:
 
 def code_sections(relative: str, lines: Sequence[str]) -> Sections:
     """Each definition the function baselines read is a section keyed by its qualified
-    name; a file no reader parses (or that does not parse) has only its top level."""
+    name, from its lead (the doc comment and decorators above it, as the match rule reads
+    them) to its last line; a file no reader parses (or that does not parse) has only its
+    top level."""
     source = "\n".join(lines) + "\n"
     found: list[base.Definition] | None = None
     try:
@@ -104,7 +106,9 @@ def code_sections(relative: str, lines: Sequence[str]) -> Sections:
             found = base.tree_definitions(source, "go" if relative.endswith(".go") else "rust")
     except SyntaxError:
         found = None
-    return Sections(sorted((start, end, name) for start, end, name, _ in found or []))
+    return Sections(
+        sorted((lead_start(lines, start), end, name) for start, end, name, _ in found or [])
+    )
 
 
 def relation(hit: tuple[Any, ...], label: tuple[Any, ...]) -> str:

@@ -33,9 +33,11 @@ LIMIT = 3
 class Pool:
     """A pool."""
 
+    # Take one.
     def get(self):
         return 1
 
+    # Put one back.
     def put(self, item):
         return item
 
@@ -62,12 +64,12 @@ def _report(tmp_path: Path, kind: str, top: dict[str, list[list[str]]]) -> dict[
                 "query": "x",
                 "sections": [{"path": "guide.md", "start": 7, "end": 7}],
             },
-            # Pool.put, lines 12-13
+            # Pool.put, lines 14-15 (its lead comment on 13)
             {
                 "id": "c",
                 "type": "code",
                 "query": "x",
-                "sections": [{"path": "pool.py", "start": 12, "end": 13}],
+                "sections": [{"path": "pool.py", "start": 14, "end": 15}],
             },
             # Usage's second line only (line 16)
             {
@@ -103,10 +105,11 @@ def _report(tmp_path: Path, kind: str, top: dict[str, list[list[str]]]) -> dict[
         ("d", ["guide.md#L5-L6"], "same-section"),  # Install's heading, not the label's line
         ("u", ["guide.md#L15-L15"], "same-section"),  # Usage's other line
         ("d", [], "none"),
-        ("c", ["pool.py#L6-L14"], "wide"),  # the class over its method
+        ("c", ["pool.py#L6-L16"], "wide"),  # the class over its method
         ("c", ["pool.py#L6-L7"], "parent"),  # the class head alone
-        ("c", ["pool.py#L9-L10"], "sibling"),  # Pool.get
-        ("c", ["pool.py#L16-L17"], "far"),  # a function beside the class
+        ("c", ["pool.py#L9-L11"], "sibling"),  # Pool.get with its lead comment
+        ("c", ["pool.py#L13-L13"], "same-section"),  # the label's lead alone
+        ("c", ["pool.py#L18-L19"], "far"),  # a function beside the class
         ("c", ["pool.py#L3-L3"], "far"),  # module-level code
     ],
 )
@@ -122,7 +125,7 @@ def test_the_tables_count_misses_and_what_they_cost(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     result = _report(
-        tmp_path, "code", {"d": [["guide.md#L1-L3"], ["guide.md#L5-L8"]], "c": [["pool.py#L9-L10"]]}
+        tmp_path, "code", {"d": [["guide.md#L1-L3"], ["guide.md#L5-L8"]], "c": [["pool.py#L9-L11"]]}
     )
     result["per_query"]["credo"]["c"] = {"rank": None}
     path = tmp_path / "r.json"
@@ -137,6 +140,7 @@ def test_the_tables_count_misses_and_what_they_cost(
         "  sibling          1     0     1       0       0       0       1      1.00  0.5000" in out
     )
     assert "d                          topical   2 parent        guide.md#L1-L3" in out
+    assert "c                          code      - sibling       pool.py#L9-L11" in out
 
 
 def test_an_unreadable_report_is_one_line_and_exit_2(
