@@ -83,8 +83,8 @@ def adjacent_first(
     for belief_id in prose:
         _, _, context = held.get(belief_id, "").partition("\n")  # (the anchor text first)
         trail, _, rest = context.partition("\n")
-        pairs = _pairs(texts.get(belief_id, "")) | _pairs(trail) | _pairs(rest)
-        if n := len(asked & pairs):
+        own, titles, more = _pairs(texts.get(belief_id, "")), _pairs(trail), _pairs(rest)
+        if n := sum(1 for p in asked if p in own or p in titles or p in more):
             gains[belief_id] = n
     if not gains:
         return ranked
@@ -107,5 +107,6 @@ def _pairs(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(pairwise(stems))
 
 
+@lru_cache(maxsize=8192)  # (asked of the first TOP's trails each query: a lookup when met)
 def _code(trail: str) -> bool:
     return sections(trail)[0].lower().endswith(CODE_SUFFIXES)
