@@ -6,8 +6,9 @@ proximity is the evidence the bag of words drops (Metzler and Croft's sequential
 dependence model, SIGIR 2005; Tao and Zhai, SIGIR 2007). Here the question's words, less
 stopwords and stemmed as the index stems them, are read in order, and each two
 consecutive ones make a pair. A passage holds a pair when the two stems stand next to each
-other (stopwords aside) in its text, in its trail, or in the rest of its context. Each of
-the three is read alone: a pair never spans two of them. Among the first ``TOP`` ranked,
+other (stopwords aside) in its text, in its trail's section titles, or in the rest of its
+context (a named path's words are the doc lane's: its own path never counts). Each of the
+three is read alone: a pair never spans two of them. Among the first ``TOP`` ranked,
 each passage of a file that is not code gains ``SHARE`` of its score for each pair it
 holds. The gain is listed as its part ``adjacent``, so the parts still add up to the
 score. Code is left out: identifiers side by side are syntax, not phrasing. A note (no
@@ -82,8 +83,10 @@ def adjacent_first(
     gains: dict[str, int] = {}
     for belief_id in prose:
         _, _, context = held.get(belief_id, "").partition("\n")  # (the anchor text first)
-        trail, _, rest = context.partition("\n")
-        own, titles, more = _pairs(texts.get(belief_id, "")), _pairs(trail), _pairs(rest)
+        rest = context.partition("\n")[2]  # (past the trail; of the trail, its titles alone:
+        # a path's words are not phrasing, and a path the question names is the doc lane's)
+        own, more = _pairs(texts.get(belief_id, "")), _pairs(rest)
+        titles = _pairs(" ".join(sections(trails[belief_id])[1]))
         if n := sum(1 for p in asked if p in own or p in titles or p in more):
             gains[belief_id] = n
     if not gains:
