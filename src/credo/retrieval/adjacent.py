@@ -42,7 +42,7 @@ from credo.retrieval.specific import by_score, sections
 from credo.store.fts import STOPWORDS
 from credo.store.stem import stem, tokens
 
-TOP = 40  # the ranks read (the keyword lane's best 50 hold the first 40 of a docs question)
+TOP = 40  # the ranks read (as spread.py reads them): a near tie past 10 may enter the 10
 SHARE = 0.006  # of a passage's score, per pair of the question's words it holds side by side
 # The code files ingest reads (knowledge/chunk/language.py's code languages; retrieval does
 # not import knowledge): their passages gain nothing.
