@@ -20,6 +20,7 @@ from credo.errors import InvalidInputError
 from credo.retrieval import cluster as clustering
 from credo.retrieval import named as naming
 from credo.retrieval.acronym_terms import terms_asked
+from credo.retrieval.adjacent import adjacent_first
 from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import Texts, candidate_rows
 from credo.retrieval.compress import Carried, Classes, Costs, Known, verbatim_ids
@@ -575,6 +576,7 @@ def _rank(
     if trails and asks_several(text):  # a section shown yields to one not yet (spread.py)
         ranked = spread(ranked, trails)
     ranked = by_file_support(ranked, trails)  # a near tie: the file held more (support.py)
+    ranked = adjacent_first(ranked, text, texts, trails, store.index_extras)  # (adjacent.py)
     if trails and keyword:  # a section before the one around it (retrieval/specific.py)
         ranked = lift(store, ranked, trails, terms, keyword, options.weights, weighed)
         ranked = members_first(ranked, trails, defs)  # a class after its members

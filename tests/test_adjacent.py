@@ -1,0 +1,110 @@
+"""retrieval/adjacent.py: a near tie goes to the passage holding the words side by side."""
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from credo import Memory
+from credo.config import Settings
+from credo.retrieval.adjacent import SHARE, TOP, Extras, adjacent_first
+from credo.retrieval.rank import Scored
+
+QUERY = "where do the environment variables come from"
+
+
+def _scored(*rows: tuple[str, float]) -> list[Scored]:
+    return [Scored(i, s, {"bm25f": s}) for i, s in rows]
+
+
+def _extras(contexts: Mapping[str, str]) -> Extras:
+    def read(ids: Iterable[str]) -> dict[str, str]:
+        return {i: "\n" + contexts[i] for i in ids if i in contexts}  # (no anchor text)
+
+    return read
+
+
+TRAILS = {
+    "a": "guide.md › Reading L3-L5",
+    "b": "guide.md › Loading L7-L9",
+    "c": "src/env.py › load L1-L9",
+}
+TEXTS = {
+    "a": "Reading\nThe environment at start. Variables named in the file win.",
+    "b": "Loading\nThe settings come from environment variables at start.",
+    "c": "def load(): read the environment variables at start",
+}
+
+
+def test_a_near_tie_goes_to_the_words_side_by_side() -> None:
+    ranked = _scored(("a", 1.0), ("b", 0.999))
+    contexts = {k: TRAILS[k] for k in "ab"}
+    out = adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts))
+    assert [s.id for s in out] == ["b", "a"]
+    b = out[0]
+    assert b.lanes["adjacent"] == round(0.999 * SHARE, 9)  # one pair: environment variables
+    assert abs(sum(b.lanes.values()) - b.score) < 1e-9
+
+
+def test_a_clear_lead_stays_and_code_gains_nothing() -> None:
+    ranked = _scored(("a", 1.0), ("b", 0.9))
+    contexts = {k: TRAILS[k] for k in "ab"}
+    out = adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts))
+    assert [s.id for s in out] == ["a", "b"]
+    ranked = _scored(("a", 1.0), ("c", 0.999))
+    contexts = {k: TRAILS[k] for k in "ac"}
+    assert adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts)) is ranked
+
+
+def test_a_pair_never_spans_the_text_and_the_trail() -> None:
+    # "environment" ends the text and "variables" opens the context's next line: no pair
+    texts = {"a": "Reading\nIt reads the environment", "b": "Loading\nNothing here"}
+    trails = {"a": "guide.md › Reading L1-L2", "b": "guide.md › Loading L3-L4"}
+    contexts = {"a": trails["a"] + "\nvariables are read", "b": trails["b"]}
+    ranked = _scored(("b", 1.0), ("a", 0.999))
+    assert adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)) is ranked
+    contexts["a"] = trails["a"] + "\nenvironment variables are read"  # in the context's rest
+    out = adjacent_first(ranked, QUERY, texts, trails, _extras(contexts))
+    assert [s.id for s in out] == ["a", "b"]
+
+
+def test_notes_and_ranks_past_the_top_are_left_alone() -> None:
+    ranked = _scored(("n", 1.0), ("b", 0.999))  # n: a note, no trail
+    contexts = {"b": TRAILS["b"]}
+    out = adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts))
+    assert [s.id for s in out] == ["b", "n"]  # (b gains; the note neither gains nor moves)
+    assert adjacent_first(ranked, QUERY, TEXTS, {}, _extras(contexts)) is ranked
+    filler = [(f"x{i:02d}", 2.0 - i / 1000) for i in range(TOP)]
+    ranked = _scored(*filler, ("b", 1.0))
+    trails = {**{f"x{i:02d}": f"other.md › X{i} L1-L2" for i in range(TOP)}, "b": TRAILS["b"]}
+    texts = {**{f"x{i:02d}": "nothing" for i in range(TOP)}, "b": TEXTS["b"]}
+    contexts = {k: v for k, v in trails.items()}
+    assert adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)) is ranked
+
+
+DOC = """# Settings
+
+## Reading
+
+The settings come from the environment at start. Variables named in the file win.
+
+## Loading
+
+The settings come from environment variables at start. Named in the file, they win.
+"""
+
+
+def test_through_memory_the_section_saying_the_words_together_leads(tmp_path: Path) -> None:
+    # The two sections hold the same words and tie; before this step the first by id led
+    # (Reading), now the one that says "environment variables" does (Loading).
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "guide.md").write_text(DOC, encoding="utf-8")
+    memory = Memory(tmp_path / "c.db", root=root, settings=Settings())
+    try:
+        memory.ingest(root / "guide.md")
+        first = memory.retrieve(QUERY, token_budget=4000).beliefs
+        again = memory.retrieve(QUERY, token_budget=4000).beliefs
+    finally:
+        memory.close()
+    assert first[0].content.startswith("Loading")
+    assert first[0].lanes.get("adjacent", 0.0) > 0
+    assert [(b.id, b.score) for b in first] == [(b.id, b.score) for b in again]
