@@ -108,3 +108,22 @@ def test_through_memory_the_section_saying_the_words_together_leads(tmp_path: Pa
     assert first[0].content.startswith("Loading")
     assert first[0].lanes.get("adjacent", 0.0) > 0
     assert [(b.id, b.score) for b in first] == [(b.id, b.score) for b in again]
+
+
+def test_an_anchor_text_with_a_line_break_does_not_let_the_path_count() -> None:
+    """Before (review67): the context was taken past the anchor text's first line break, so a
+    link's anchor text of two lines put the trail's path ("environment-variables.md") in the
+    context's rest, and the path's words counted as a pair."""
+    trails = {"a": "docs/environment-variables.md › Reading L1-L2", "b": TRAILS["b"]}
+    texts = {"a": "Reading\nThe environment at start. Variables win.", "b": "Loading\nNothing"}
+    ranked = _scored(("b", 1.0), ("a", 0.999))
+    plain = {"a": "\n" + trails["a"] + "\nReading", "b": "\n" + trails["b"]}
+    assert adjacent_first(ranked, QUERY, texts, trails, lambda ids: plain) is ranked
+    linked = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nReading"}
+    assert adjacent_first(ranked, QUERY, texts, trails, lambda ids: linked) is ranked
+    # (the context's rest still counts past an anchor text of two lines)
+    said = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nenvironment variables"}
+    assert [s.id for s in adjacent_first(ranked, QUERY, texts, trails, lambda ids: said)] == [
+        "a",
+        "b",
+    ]

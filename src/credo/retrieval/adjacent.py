@@ -83,11 +83,13 @@ def adjacent_first(
     held = extras(prose)
     gains: dict[str, int] = {}
     for belief_id in prose:
-        _, _, context = held.get(belief_id, "").partition("\n")  # (the anchor text first)
-        rest = context.partition("\n")[2]  # (past the trail; of the trail, its titles alone:
-        # a path's words are not phrasing, and a path the question names is the doc lane's)
-        own, more = _pairs(texts.get(belief_id, "")), _pairs(rest)
-        titles = _title_pairs(trails[belief_id])
+        # The context past its trail (of the trail, its titles alone: a path's words are not
+        # phrasing, and a path the question names is the doc lane's). The anchor text comes
+        # first and may hold a line break of its own (a link's): cut at the trail's line.
+        trail = trails[belief_id]
+        _, cut, rest = held.get(belief_id, "").rpartition(f"\n{trail}\n")
+        own, more = _pairs(texts.get(belief_id, "")), _pairs(rest if cut else "")
+        titles = _title_pairs(trail)
         if n := sum(1 for p in asked if p in own or p in titles or p in more):
             gains[belief_id] = n
     if not gains:
