@@ -122,8 +122,25 @@ def test_an_anchor_text_with_a_line_break_does_not_let_the_path_count() -> None:
     linked = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nReading"}
     assert adjacent_first(ranked, QUERY, texts, trails, lambda ids: linked) is ranked
     # (the context's rest still counts past an anchor text of two lines)
-    said = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nenvironment variables"}
+    said = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nvariables come first"}
     assert [s.id for s in adjacent_first(ranked, QUERY, texts, trails, lambda ids: said)] == [
         "a",
         "b",
     ]
+
+
+def test_a_camel_case_path_s_words_in_the_context_do_not_count() -> None:
+    """Before (review67): ingest repeats a camelCase path's words in the context's second
+    line ("environment variables" of environmentVariables.md), and that line counted: every
+    passage of the file held the pair the question asked. The path never counts."""
+    from credo.knowledge.chunk import Chunk
+    from credo.knowledge.ingest.context import context_field
+
+    texts = {"a": "Reading\nThe environment at start. Variables win.", "b": "Loading\nNothing"}
+    chunk = Chunk(texts["a"], 1, 2, "passage", section=("Reading",))
+    context = context_field("docs/environmentVariables.md", chunk)
+    assert "environment variables" in context.split("\n")[1]  # (ingest's second line)
+    trails = {"a": context.split("\n")[0], "b": TRAILS["b"]}
+    contexts = {"a": context, "b": trails["b"]}
+    ranked = _scored(("b", 1.0), ("a", 0.999))
+    assert adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)) is ranked
