@@ -144,3 +144,14 @@ def test_a_camel_case_path_s_words_in_the_context_do_not_count() -> None:
     contexts = {"a": context, "b": trails["b"]}
     ranked = _scored(("b", 1.0), ("a", 0.999))
     assert adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)) is ranked
+
+
+def test_the_code_suffixes_are_ingest_s_code_extensions() -> None:
+    """retrieval does not import knowledge, so adjacent.py lists the code extensions itself:
+    the two lists must not drift apart (a language added to ingest would gain here)."""
+    from credo.knowledge.chunk.language import CONFIG_LANGUAGES, EXTENSIONS, PROSE_LANGUAGES
+    from credo.retrieval.adjacent import CODE_SUFFIXES
+
+    other = PROSE_LANGUAGES | CONFIG_LANGUAGES
+    code = {f".{e}" for e, language in EXTENSIONS.items() if language not in other}
+    assert set(CODE_SUFFIXES) == code
