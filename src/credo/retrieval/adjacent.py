@@ -93,8 +93,8 @@ def adjacent_first(
         trail = trails[belief_id]
         _, cut, rest = held.get(belief_id, "").rpartition(f"\n{trail}\n")
         own, titles = _pairs(texts.get(belief_id, "")), _title_pairs(trail)
-        more = _pairs(rest) - _path_pairs(trail) if cut else frozenset()
-        if n := sum(1 for p in asked if p in own or p in titles or p in more):
+        more, path = (_pairs(rest), _path_pairs(trail)) if cut else (frozenset(), frozenset())
+        if n := sum(1 for p in asked if p in own or p in titles or (p in more and p not in path)):
             gains[belief_id] = n
     if not gains:
         return ranked
