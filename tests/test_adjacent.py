@@ -155,3 +155,38 @@ def test_the_code_suffixes_are_ingest_s_code_extensions() -> None:
     other = PROSE_LANGUAGES | CONFIG_LANGUAGES
     code = {f".{e}" for e, language in EXTENSIONS.items() if language not in other}
     assert set(CODE_SUFFIXES) == code
+
+
+def test_warm_cold_and_postgresql_give_the_same_answers(tmp_path: Path) -> None:
+    """The step reads ``Store.index_extras`` (SQL on both backends, no warm copy): a warm
+    store, a cold one and PostgreSQL answer alike, the gain included; a link's anchor text
+    of two lines changes nothing."""
+    import json
+
+    from credo.surfaces.render import result_json
+    from tests.conftest import POSTGRES, exported_records, postgres_store
+
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "guide.md").write_text(DOC, encoding="utf-8")
+    db = tmp_path / "c.db"
+    with Memory(db, root=root) as memory:
+        memory.ingest(root / "guide.md")
+        first = memory.retrieve(QUERY, token_budget=4000).beliefs[0].id
+        note = memory.remember("Where the settings come from is told in the guide.")
+        memory.relate(note, first, "RELATES_TO", anchor_text="see\nalso")
+        records = exported_records(memory, tmp_path / "r.jsonl")
+    questions = (QUERY, "environment variables", "settings")
+    with Memory(db, root=root) as warm, Memory(db, root=root) as cold:
+        assert warm.store.build_warm()
+        answers = [json.dumps(result_json(cold.retrieve(q))) for q in questions]
+        assert [json.dumps(result_json(warm.retrieve(q))) for q in questions] == answers
+    assert '"adjacent"' in answers[0]
+    if not POSTGRES:
+        return
+    with postgres_store() as url, Memory(url, root=root) as copy:
+        copy.import_records(records)
+        with Memory(tmp_path / "copy.db", root=root) as lite:
+            lite.import_records(records)
+            want = [json.dumps(result_json(lite.retrieve(q))) for q in questions]
+        assert [json.dumps(result_json(copy.retrieve(q))) for q in questions] == want
