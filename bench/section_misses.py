@@ -51,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import docs_baselines as base
 from docs_match import Loc, lead_start, make_rule
 from docs_multi import Query, load_queries
+from heldout import corpora as heldout_corpora
 
 CLASSES = ("other-file", "wide", "same-section", "parent", "child", "sibling", "far", "none")
 TYPES = ("topical", "path", "multi", "code")
@@ -248,9 +249,21 @@ def table(found: Sequence[Miss], total: int) -> list[str]:
 
 
 def read_reports(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    """The reports' corpus entries, the last of each name; a held-out set's (by name, or a
+    tree or query file under a folder named for one) refused before its files are read."""
+    held_out = {*heldout_corpora.UNSPENT, *heldout_corpora.RESERVE}
     by_name: dict[str, dict[str, Any]] = {}
     for path in paths:
         for result in json.loads(path.read_text(encoding="utf-8"))["corpora"]:
+            places = (
+                Path(result.get("root", "")),
+                Path(result.get("query_file", {}).get("file", "")),
+            )
+            folders = {part.lower() for place in places for part in place.parts}
+            if result["corpus"] in held_out or any(
+                f == h or f.startswith(f"{h}-") for f in folders for h in held_out
+            ):
+                raise SystemExit(f"section_misses: {result['corpus']} is held out: never read")
             by_name[result["corpus"]] = result
     return list(by_name.values())
 

@@ -108,3 +108,85 @@ def test_through_memory_the_section_saying_the_words_together_leads(tmp_path: Pa
     assert first[0].content.startswith("Loading")
     assert first[0].lanes.get("adjacent", 0.0) > 0
     assert [(b.id, b.score) for b in first] == [(b.id, b.score) for b in again]
+
+
+def test_an_anchor_text_with_a_line_break_does_not_let_the_path_count() -> None:
+    """Before (review67): the context was taken past the anchor text's first line break, so a
+    link's anchor text of two lines put the trail's path ("environment-variables.md") in the
+    context's rest, and the path's words counted as a pair."""
+    trails = {"a": "docs/environment-variables.md › Reading L1-L2", "b": TRAILS["b"]}
+    texts = {"a": "Reading\nThe environment at start. Variables win.", "b": "Loading\nNothing"}
+    ranked = _scored(("b", 1.0), ("a", 0.999))
+    plain = {"a": "\n" + trails["a"] + "\nReading", "b": "\n" + trails["b"]}
+    assert adjacent_first(ranked, QUERY, texts, trails, lambda ids: plain) is ranked
+    linked = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nReading"}
+    assert adjacent_first(ranked, QUERY, texts, trails, lambda ids: linked) is ranked
+    # (the context's rest still counts past an anchor text of two lines)
+    said = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nvariables come first"}
+    assert [s.id for s in adjacent_first(ranked, QUERY, texts, trails, lambda ids: said)] == [
+        "a",
+        "b",
+    ]
+
+
+def test_a_camel_case_path_s_words_in_the_context_do_not_count() -> None:
+    """Before (review67): ingest repeats a camelCase path's words in the context's second
+    line ("environment variables" of environmentVariables.md), and that line counted: every
+    passage of the file held the pair the question asked. The path never counts."""
+    from credo.knowledge.chunk import Chunk
+    from credo.knowledge.ingest.context import context_field
+
+    texts = {"a": "Reading\nThe environment at start. Variables win.", "b": "Loading\nNothing"}
+    chunk = Chunk(texts["a"], 1, 2, "passage", section=("Reading",))
+    context = context_field("docs/environmentVariables.md", chunk)
+    assert "environment variables" in context.split("\n")[1]  # (ingest's second line)
+    trails = {"a": context.split("\n")[0], "b": TRAILS["b"]}
+    contexts = {"a": context, "b": trails["b"]}
+    ranked = _scored(("b", 1.0), ("a", 0.999))
+    assert adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)) is ranked
+
+
+def test_the_code_suffixes_are_ingest_s_code_extensions() -> None:
+    """retrieval does not import knowledge, so adjacent.py lists the code extensions itself:
+    the two lists must not drift apart (a language added to ingest would gain here)."""
+    from credo.knowledge.chunk.language import CONFIG_LANGUAGES, EXTENSIONS, PROSE_LANGUAGES
+    from credo.retrieval.adjacent import CODE_SUFFIXES
+
+    other = PROSE_LANGUAGES | CONFIG_LANGUAGES
+    code = {f".{e}" for e, language in EXTENSIONS.items() if language not in other}
+    assert set(CODE_SUFFIXES) == code
+
+
+def test_warm_cold_and_postgresql_give_the_same_answers(tmp_path: Path) -> None:
+    """The step reads ``Store.index_extras`` (SQL on both backends, no warm copy): a warm
+    store, a cold one and PostgreSQL answer alike, the gain included; a link's anchor text
+    of two lines changes nothing."""
+    import json
+
+    from credo.surfaces.render import result_json
+    from tests.conftest import POSTGRES, exported_records, postgres_store
+
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "guide.md").write_text(DOC, encoding="utf-8")
+    db = tmp_path / "c.db"
+    with Memory(db, root=root) as memory:
+        memory.ingest(root / "guide.md")
+        first = memory.retrieve(QUERY, token_budget=4000).beliefs[0].id
+        note = memory.remember("Where the settings come from is told in the guide.")
+        memory.relate(note, first, "RELATES_TO", anchor_text="see\nalso")
+        records = exported_records(memory, tmp_path / "r.jsonl")
+    questions = (QUERY, "environment variables", "settings")
+    with Memory(db, root=root) as warm, Memory(db, root=root) as cold:
+        assert warm.store.build_warm()
+        answers = [json.dumps(result_json(cold.retrieve(q))) for q in questions]
+        assert [json.dumps(result_json(warm.retrieve(q))) for q in questions] == answers
+    assert '"adjacent"' in answers[0]
+    if not POSTGRES:
+        return
+    with postgres_store() as url, Memory(url, root=root) as copy:
+        copy.import_records(records)
+        with Memory(tmp_path / "copy.db", root=root) as lite:
+            lite.import_records(records)
+            want = [json.dumps(result_json(lite.retrieve(q))) for q in questions]
+        assert [json.dumps(result_json(copy.retrieve(q))) for q in questions] == want

@@ -150,3 +150,24 @@ def test_an_unreadable_report_is_one_line_and_exit_2(
     path.write_text("{not json", encoding="utf-8")
     assert main([str(path)]) == 2
     assert capsys.readouterr().err.startswith("section_misses: cannot read the reports:")
+
+
+@pytest.mark.parametrize("where", ["name", "root", "query_file"])
+def test_a_held_out_set_s_report_is_refused_before_its_files_are_read(
+    tmp_path: Path, where: str
+) -> None:
+    """Before (review67): a report of the lead's held-out run had its query file and tree
+    read like any other (the audits refuse held-out sets: bench/code_audit.py)."""
+    result = _report(tmp_path, "docs", {"d": [["guide.md#L1-L3"]]})
+    if where == "name":
+        result["corpus"] = "lark"
+    elif where == "root":
+        held = tmp_path / "griffe-1.9.0"
+        (tmp_path / "tree").rename(held)
+        result["root"] = str(held)
+    else:
+        result["query_file"]["file"] = str(tmp_path / "mypy" / "queries.json")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"corpora": [result]}), encoding="utf-8")
+    with pytest.raises(SystemExit, match="held out"):
+        main([str(path)])

@@ -123,9 +123,9 @@ def test_a_level_at_or_above_zero_keeps_what_the_clamped_series_keeps(
     graph: tuple[list[Link], dict[str, float]], above: float
 ) -> None:
     """The lane's paths keep the nodes hotter than ``above`` from the series unclamped
-    (``_folded(clamp=False)``): a level at or above 0.0 keeps the same nodes and floats as the
-    readable reference, whose heat is clamped at 0.0 first; without a level, the clamped
-    floats (zeros included)."""
+    (``_folded`` given a level at or above 0.0: there is no ``clamp`` argument): such a
+    level keeps the same nodes and floats as the readable reference, whose heat is clamped
+    at 0.0 first; without a level, the clamped floats (zeros included)."""
     links, seeds = graph
     rows = rows_of(links)
     for name in seeds:

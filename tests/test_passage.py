@@ -623,6 +623,24 @@ def test_a_heading_is_led_only_by_a_text_that_stays_repeated() -> None:
     assert [p.text for p in run(once)] == ["Run", "Jobs › Run"]
 
 
+def test_a_heading_s_lead_is_never_a_later_definition_s_lead() -> None:
+    """Before (review67): with the definitions told apart first (3e11c459), a repeated
+    heading "Setup" took "Intro › Setup", which the definition after it had taken already:
+    one text, one belief, and the definition's passage in none. Before 3e11c459 the
+    definitions saw the heading's lead and went a title deeper; now the heading does."""
+    chunks = [
+        heading(1, "Top", "Intro", "Setup"),
+        heading(2, "Top", "Intro", "Setup"),
+        Chunk("Setup", 5, 5, "definition", ("Top", "Intro", "Setup")),
+        para(6, 97, "Top", "Intro", "Setup"),
+        Chunk("Setup", 7, 7, "definition", ("Top", "Other", "Setup")),
+        para(8, 97, "Top", "Other", "Setup"),
+    ]
+    texts = [p.text for p in run(chunks)]
+    assert texts[:3] == ["Setup", "Top › Intro › Setup", "Intro › Setup"]
+    assert len(set(texts)) == len(texts)
+
+
 def test_other_passages_of_one_text_each_lead_with_the_titles_that_tell_them_apart() -> None:
     """A changelog's note under two versions, a workflow's step in two jobs: one text, which
     ingest made one belief anchored at the first (the later version's note, its lines and

@@ -33,6 +33,7 @@ Measurements: docs/BENCHMARKS.md, /tmp/s67/report_sect67.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from itertools import pairwise
@@ -40,6 +41,7 @@ from itertools import pairwise
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import by_score, sections
 from credo.store.fts import STOPWORDS
+from credo.store.identifier import name_parts
 from credo.store.stem import stem, tokens
 
 TOP = 40  # the ranks read (as spread.py reads them): a near tie past 10 may enter the 10
@@ -54,6 +56,8 @@ CODE_SUFFIXES = tuple(
         *("java", "kt", "kts", "scala", "swift", "groovy", "sh", "bash", "zsh", "ksh"),
     )
 )
+
+_NAME = re.compile(r"[^\W_]+")  # (a path's names: ``name_parts`` splits each at case changes)
 
 Extras = Callable[[Iterable[str]], Mapping[str, str]]  # ``Store.index_extras``
 
@@ -83,12 +87,14 @@ def adjacent_first(
     held = extras(prose)
     gains: dict[str, int] = {}
     for belief_id in prose:
-        _, _, context = held.get(belief_id, "").partition("\n")  # (the anchor text first)
-        rest = context.partition("\n")[2]  # (past the trail; of the trail, its titles alone:
-        # a path's words are not phrasing, and a path the question names is the doc lane's)
-        own, more = _pairs(texts.get(belief_id, "")), _pairs(rest)
-        titles = _title_pairs(trails[belief_id])
-        if n := sum(1 for p in asked if p in own or p in titles or p in more):
+        # The context past its trail (of the trail, its titles alone: a path's words are not
+        # phrasing, and a path the question names is the doc lane's). The anchor text comes
+        # first and may hold a line break of its own (a link's): cut at the trail's line.
+        trail = trails[belief_id]
+        _, cut, rest = held.get(belief_id, "").rpartition(f"\n{trail}\n")
+        own, titles = _pairs(texts.get(belief_id, "")), _title_pairs(trail)
+        more, path = (_pairs(rest), _path_pairs(trail)) if cut else (frozenset(), frozenset())
+        if n := sum(1 for p in asked if p in own or p in titles or (p in more and p not in path)):
             gains[belief_id] = n
     if not gains:
         return ranked
@@ -115,6 +121,14 @@ def _pairs(text: str) -> frozenset[tuple[str, str]]:
 def _title_pairs(trail: str) -> frozenset[tuple[str, str]]:
     """The pairs of a trail's section titles (read as one text, as the trail writes them)."""
     return _pairs(" ".join(sections(trail)[1]))
+
+
+@lru_cache(maxsize=8192)  # (the same)
+def _path_pairs(trail: str) -> frozenset[tuple[str, str]]:
+    """The pairs of a trail's path, its names split at case changes as ingest repeats them
+    in the context's second line ("environmentVariables.md": environment, variables): the
+    path never counts there either."""
+    return _pairs(" ".join(p for w in _NAME.findall(sections(trail)[0]) for p in name_parts(w)))
 
 
 @lru_cache(maxsize=8192)  # (the same)

@@ -27,6 +27,9 @@ Only the notes (no trail) among the keyword hits, and only when the line lane sc
 passage: a store of documents alone or of notes alone never reaches the step, and answers
 byte-identically. It reads what the line lane read a moment before (``line_counts``,
 ``passage_lines``: ``LineRead``), which every backend answers alike, and nothing else.
+
+A note so scored that is one of the heat lane's seeds keeps its seed there (``own_heat``):
+the lane's series leaves e^-t of a seed with no link, where linked passages gather more.
 """
 
 # Evaluated annotations, for a cheaper import: see credo/types.py.
@@ -115,8 +118,9 @@ def with_own_lines(
     seeds: int = 0,
 ) -> dict[str, dict[str, float]]:
     """``lane_scores`` with the line lane raised to ``own_line_scores`` for the notes (no
-    trail in ``trails``; their text in ``texts``) among the ``keyword`` hits; the lane's
-    dict is replaced, never changed in place. The same mapping when nothing is added.
+    trail in ``trails``; their text in ``texts``) among the ``keyword`` hits, and the heat
+    lane to ``own_heat`` for those of them among its ``seeds`` best hits; a lane's dict is
+    replaced, never changed in place. The same mapping when nothing is added.
     ``read``: what the line lane read for its scores (``lanes.line.LineRead.read``: the
     query's stems, their ``line_counts`` and the hits' ``passage_lines``), taken as they
     are: the step reads nothing of its own."""

@@ -109,15 +109,19 @@ def _told_apart(out: list[Chunk]) -> list[Chunk]:
     normalised already): a repeat that differs in case only stays one belief, as before,
     and no text is case-folded (that cost ~1% of a docs tree's split)."""
     seen: set[str] = set()
+    # (a lead no later passage holds either: a definition's lead, told apart first, comes
+    # after the heading as often as before it)
+    held = {chunk.text for chunk in out}
     for index, chunk in enumerate(out):
         text = chunk.text
         if text in seen and chunk.role == "heading":
             outer = chunk.section[:-1]  # (the section's own title leads the text already)
             for depth in range(1, len(outer) + 1):
                 told = _OUTER.join((*outer[-depth:], text))
-                if told not in seen:
+                if told not in held:
                     out[index] = chunk._replace(text=told)
                     text = told
+                    held.add(told)
                     break
         seen.add(text)
     return out
