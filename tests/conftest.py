@@ -236,3 +236,17 @@ class CliRun:
 @pytest.fixture
 def run(tmp_path: Path) -> CliRun:
     return CliRun(tmp_path / "cli.db", tmp_path)
+
+
+def write_topic_pages(docs: Path, topics: tuple[str, ...]) -> None:
+    """A page per topic under ``docs``, four short sections each, that share no word with
+    the notes' questions the own-line tests ask: the docs a note must rank against."""
+    for topic in topics:
+        parts = [f"# {topic.title()}\n"]
+        for n in range(4):
+            parts.append(
+                f"## {topic.title()} part {n}\n\nThe {topic} setting number {n} changes how "
+                f"{topic} behave in a project.\n\nSet {topic} in the settings module before "
+                "the engine starts.\n"
+            )
+        (docs / f"{topic}.md").write_text("\n".join(parts), encoding="utf-8")

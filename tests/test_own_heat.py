@@ -17,7 +17,7 @@ from credo import Memory
 from credo.retrieval import own_line
 from credo.retrieval.own_line import own_heat
 from credo.surfaces.render import result_json
-from tests.conftest import exported_records, postgres_store
+from tests.conftest import exported_records, postgres_store, write_topic_pages
 
 QUESTION = "how long is the retry backoff for nightly crawls"
 NOTE = "Our nightly crawls wait a retry backoff of 30 seconds, too long for the small shops."
@@ -31,15 +31,7 @@ def _docs(root: Path) -> Path:
     paragraphs hold the question's words apart."""
     docs = root / "docs"
     docs.mkdir(parents=True)
-    for topic in TOPICS:
-        parts = [f"# {topic.title()}\n"]
-        for n in range(4):
-            parts.append(
-                f"## {topic.title()} part {n}\n\nThe {topic} setting number {n} changes how "
-                f"{topic} behave in a project.\n\nSet {topic} in the settings module before "
-                "the engine starts.\n"
-            )
-        (docs / f"{topic}.md").write_text("\n".join(parts), encoding="utf-8")
+    write_topic_pages(docs, TOPICS)
     paragraphs = []
     for n in range(8):
         paragraphs.append(

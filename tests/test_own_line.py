@@ -16,7 +16,7 @@ from credo.retrieval.lanes.line import fts5_idf
 from credo.retrieval.own_line import coverage, note_line, own_line_scores
 from credo.store.line_stats import LENGTH, LINES, PASSAGES
 from credo.surfaces.render import result_json
-from tests.conftest import exported_records, postgres_store
+from tests.conftest import exported_records, postgres_store, write_topic_pages
 
 QUESTION = "how long is the retry backoff for nightly crawls"
 NOTE = "Our nightly crawls wait a retry backoff of 30 seconds, too long for the small shops."
@@ -32,15 +32,7 @@ def _docs(root: Path) -> Path:
     hold two or three of them, repeated (never all in one line)."""
     docs = root / "docs"
     docs.mkdir(parents=True)
-    for topic in TOPICS:
-        parts = [f"# {topic.title()}\n"]
-        for n in range(4):
-            parts.append(
-                f"## {topic.title()} part {n}\n\nThe {topic} setting number {n} changes how "
-                f"{topic} behave in a project.\n\nSet {topic} in the settings module before "
-                "the engine starts.\n"
-            )
-        (docs / f"{topic}.md").write_text("\n".join(parts), encoding="utf-8")
+    write_topic_pages(docs, TOPICS)
     (docs / "retries.md").write_text(
         "# Retries\n\n## Backoff\n\nA retry waits for its backoff. The backoff of each retry "
         "grows.\n\nA long backoff delays the retry; a retry backoff is set per request.\n\n"
