@@ -115,7 +115,7 @@ def with_own_lines(
     keyword: Mapping[str, float],
     trails: Mapping[str, str],
     texts: Mapping[str, str],
-    seeds: int = 0,
+    seeds: int,
 ) -> dict[str, dict[str, float]]:
     """``lane_scores`` with the line lane raised to ``own_line_scores`` for the notes (no
     trail in ``trails``; their text in ``texts``) among the ``keyword`` hits, and the heat
