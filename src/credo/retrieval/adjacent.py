@@ -28,7 +28,7 @@ docs_multi with the three teams' notes beside it):
 - Read in prose files alone (not config files), 0.6% costs config's black-config MRR
   (0.606 -> 0.593): the changelog gains "line length" beside pyproject.toml, which then
   gained nothing.
-Measurements: docs/BENCHMARKS.md, /tmp/s67/report_sect67.md.
+Measurements: docs/BENCHMARKS.md § "Stop 67".
 """
 
 from __future__ import annotations

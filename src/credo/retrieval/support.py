@@ -20,7 +20,7 @@ or near tie at rank 1 between the answer's file and a one- or two-passage neighb
 lib/stream.js; the answer 2nd -> 1st); no other question's metrics change. A wider share
 moves more: 0.1% and 0.2% each cost a spent corpus's MRR (scikit-build-core-m04 3rd ->
 4th; and pip-t12), and a file-level gain near 5% moves 79 questions, 49 up and 30 down,
-14 corpus metrics down: measured, not shipped (/tmp/s66/report_ndcg66.md).
+14 corpus metrics down: measured, not shipped (docs/BENCHMARKS.md § "Stop 66").
 """
 
 from __future__ import annotations
