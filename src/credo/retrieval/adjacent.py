@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from itertools import pairwise
 
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, rescored
 from credo.retrieval.specific import by_score, sections
 from credo.store.fts import STOPWORDS
 from credo.store.identifier import name_parts
@@ -102,10 +102,7 @@ def adjacent_first(
     for at, s in enumerate(top):
         if (n := gains.get(s.id)) is None:
             continue
-        score = round(s.score * (1.0 + SHARE * n), 9)
-        parts = dict(s.lanes)
-        parts["adjacent"] = round(parts.get("adjacent", 0.0) + score - s.score, 9)
-        out[at] = Scored(s.id, score, parts)
+        out[at] = rescored(s, round(s.score * (1.0 + SHARE * n), 9), "adjacent")
     out.sort(key=by_score, reverse=True)  # (stable, and stable under reverse)
     return out + ranked[TOP:]
 

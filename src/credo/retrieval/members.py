@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, rescored
 from credo.retrieval.specific import GRAIN, TOP, by_id, by_score, sections
 from credo.store.defn_stats import term_count
 from credo.store.stem import stem, tokens
@@ -89,10 +89,7 @@ def members_first(
     while (found := _next_move(top, classes)) is not None:
         head, target = found
         old = top[head]
-        score = round(top[target].score - GRAIN, 9)
-        parts = dict(old.lanes)
-        parts["members"] = round(parts.get("members", 0.0) + score - old.score, 9)
-        top[head] = Scored(old.id, score, parts)
+        top[head] = rescored(old, round(top[target].score - GRAIN, 9), "members")
         moved = True
         _in_order(top)
     if not moved:

@@ -75,6 +75,14 @@ class Scored(NamedTuple):
 _new = tuple.__new__  # a Scored without its Python-level __new__: ~3x cheaper
 
 
+def rescored(s: Scored, score: float, part: str) -> Scored:
+    """``s`` at ``score``, the change added to its part ``part`` (rounded as compose rounds),
+    so its parts still add up to its score: how a step after compose moves a candidate."""
+    parts = dict(s.lanes)
+    parts[part] = round(parts.get(part, 0.0) + score - s.score, 9)
+    return _new(Scored, (s.id, score, parts))
+
+
 def brought_along(belief_id: str, score: float) -> Scored:
     """A belief in the pack only as a conflict of a relevant one (retrieval/currency.py):
     at its group's ``score``, all of it the part ``contradicts``."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, rescored
 from credo.retrieval.specific import TOP, by_id, by_score
 from credo.types import TRAIL_SEPARATOR
 
@@ -57,15 +57,9 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
             continue
         if first.setdefault(file, s.score) != s.score:
             continue  # (a later passage, not in a tie with the file's first)
-        score = round(s.score * (1.0 + SHARE * more), 9)
-        parts = dict(s.lanes)
-        parts["support"] = round(parts.get("support", 0.0) + score - s.score, 9)
-        out[at] = _new(Scored, (s.id, score, parts))
+        out[at] = rescored(s, round(s.score * (1.0 + SHARE * more), 9), "support")
     out.sort(key=by_score, reverse=True)  # (stable, and stable under reverse)
     return out + ranked[TOP:]
-
-
-_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 
 
 def _file(trail: str | None) -> str | None:
