@@ -83,16 +83,22 @@ def test_a_note_the_gate_leaves_keeps_its_heat(
         assert _parts(memory, aside, "how does the retry backoff grow") == parts
 
 
+def _seeds(keyword: dict[str, float], count: int) -> dict[str, float]:
+    """The graph lanes' seeds as ``_rank`` takes them: the ``count`` best hits, id asc in
+    a tie."""
+    return dict(sorted(sorted(keyword.items()), key=lambda kv: kv[1], reverse=True)[:count])
+
+
 def test_the_note_s_heat_is_its_seed_at_most_the_best_passage_s() -> None:
     keyword = {"p1": 10.0, "p2": 8.0, "n": 9.0, "m": 2.0}
     trails = {"p1": "a.md", "p2": "b.md"}
     heat = {"p1": 0.9, "p2": 0.95, "n": 0.331, "m": 0.07}
-    assert own_heat(["n"], heat, keyword, trails, 20) == {"n": 0.9}  # its seed share
+    assert own_heat(["n"], heat, _seeds(keyword, 20), trails) == {"n": 0.9}  # its seed share
     low = {**heat, "p1": 0.5, "p2": 0.6}
-    assert own_heat(["n"], low, keyword, trails, 20) == {"n": 0.6}  # the best passage's
-    assert own_heat(["m"], heat, keyword, trails, 3) == {}  # not one of the 3 seeds
-    assert own_heat(["n"], {**heat, "n": 0.95}, keyword, trails, 20) == {}  # never lowered
-    assert own_heat(["n"], {"n": 0.3}, keyword, trails, 20) == {}  # no passage's heat
+    assert own_heat(["n"], low, _seeds(keyword, 20), trails) == {"n": 0.6}  # the best passage's
+    assert own_heat(["m"], heat, _seeds(keyword, 3), trails) == {}  # not one of the 3 seeds
+    assert own_heat(["n"], {**heat, "n": 0.95}, _seeds(keyword, 20), trails) == {}  # never lowered
+    assert own_heat(["n"], {"n": 0.3}, _seeds(keyword, 20), trails) == {}  # no passage's heat
 
 
 scores = st.floats(min_value=0.001, max_value=100.0, allow_nan=False)
@@ -109,7 +115,7 @@ def test_own_heat_raises_notes_only_up_to_the_best_passage_s_heat(
 ) -> None:
     trails = {i: "p.md" for i in passages}
     notes = [i for i in keyword if i not in trails]
-    found = own_heat(notes, heat, keyword, trails, seeds)
+    found = own_heat(notes, heat, _seeds(keyword, seeds), trails)
     top = max((v for i, v in heat.items() if i in trails), default=0.0)
     ordered = sorted(sorted(keyword.items()), key=lambda kv: kv[1], reverse=True)
     taken = {i for i, _ in ordered[:seeds]}

@@ -36,7 +36,6 @@ the lane's series leaves e^-t of a seed with no link, where linked passages gath
 
 from collections.abc import Iterable, Mapping
 from itertools import repeat
-from operator import itemgetter
 
 from credo.retrieval.lanes.line import LineReads, best_lines, fts5_idf
 from credo.store.line_stats import LINES
@@ -115,12 +114,13 @@ def with_own_lines(
     keyword: Mapping[str, float],
     trails: Mapping[str, str],
     texts: Mapping[str, str],
-    seeds: int,
+    seeds: Mapping[str, float],
 ) -> dict[str, dict[str, float]]:
     """``lane_scores`` with the line lane raised to ``own_line_scores`` for the notes (no
     trail in ``trails``; their text in ``texts``) among the ``keyword`` hits, and the heat
-    lane to ``own_heat`` for those of them among its ``seeds`` best hits; a lane's dict is
-    replaced, never changed in place. The same mapping when nothing is added.
+    lane to ``own_heat`` for those of them among the graph lanes' ``seeds`` (id -> keyword
+    score); a lane's dict is replaced, never changed in place. The same mapping when
+    nothing is added.
     ``read``: what the line lane read for its scores (``lanes.line.LineRead.read``: the
     query's stems, their ``line_counts`` and the hits' ``passage_lines``), taken as they
     are: the step reads nothing of its own."""
@@ -138,7 +138,7 @@ def with_own_lines(
     raised = {i: score for i, score in answering.items() if score > scored.get(i, 0.0)}
     out = {**lane_scores, "line": {**scored, **raised}} if raised else lane_scores
     heat = lane_scores.get("heat")
-    if answering and heat and (held := own_heat(answering, heat, keyword, trails, seeds)):
+    if answering and heat and (held := own_heat(answering, heat, seeds, trails)):
         return {**out, "heat": {**heat, **held}}
     return out
 
@@ -146,28 +146,21 @@ def with_own_lines(
 def own_heat(
     notes: Iterable[str],
     heat: Mapping[str, float],
-    keyword: Mapping[str, float],
+    seeds: Mapping[str, float],
     trails: Mapping[str, str],
-    seeds: int,
 ) -> dict[str, float]:
     """The heat lane's score of each of ``notes`` (those the gate scored as a line) that is
-    one of the lane's ``seeds`` best ``keyword`` hits (``_rank``'s seeds: score desc, id
-    asc), where it is above what the lane gave it: its seed, the keyword score over the
-    best seed's (what a unit with no link keeps under Chung's normalised Laplacian, whose
-    row of an isolated vertex is zero), and never more than the best passage's heat (the
-    lane's normaliser stays a passage's). Pure."""
-    ordered = sorted(keyword.items())
-    ordered.sort(key=_SECOND, reverse=True)  # (the seeds, as ``_rank`` takes them)
-    taken = dict(ordered[:seeds])
-    best = ordered[0][1] if ordered else 0.0
+    one of the lane's ``seeds`` (``_rank``'s: the best keyword hits, id -> keyword score),
+    where it is above what the lane gave it: its seed, the keyword score over the best
+    seed's (what a unit with no link keeps under Chung's normalised Laplacian, whose row of
+    an isolated vertex is zero), and never more than the best passage's heat (the lane's
+    normaliser stays a passage's). Pure."""
+    best = max(seeds.values(), default=0.0)
     top = max((v for i, v in heat.items() if i in trails), default=0.0)
     if not best > 0 or not top > 0:
         return {}
     found = {}
     for i in sorted(notes):
-        if i in taken and (value := min(taken[i] / best, top)) > heat.get(i, 0.0):
+        if i in seeds and (value := min(seeds[i] / best, top)) > heat.get(i, 0.0):
             found[i] = value
     return found
-
-
-_SECOND = itemgetter(1)

@@ -523,6 +523,7 @@ def _rank(
             lane_scores["line"], lines_read = line.line_scores(store, stems, keyword)
         if lanes["defn"]:  # code passages by their definition as written (lanes/defn.py)
             lane_scores["defn"], defs = defn.defn_scores(store, stems, keyword, _text_of(known))
+    seeds: dict[str, float] = {}  # the graph lanes' (own_line.py reads them too)
     if (lanes["heat"] or lanes["bfs"]) and keyword:
         # (score desc, id asc) by two stable C-keyed sorts: ids are unique, so the pairs
         # sort by id alone first
@@ -569,9 +570,7 @@ def _rank(
     weighed = weighed_sets(terms, trails, named, defs)  # changelogs, tests, inner (prior.py)
     # A note (no trail) is its own unit: its keyword share in a unit lane (own_unit.py)
     lane_scores = with_own_units(lane_scores, confidence, trails, options.weights.lanes)
-    lane_scores = with_own_lines(
-        lines_read, lane_scores, keyword, trails, texts, options.graph_seeds
-    )
+    lane_scores = with_own_lines(lines_read, lane_scores, keyword, trails, texts, seeds)
     ranked = compose(lane_scores, confidence, options.weights, *weighed, by_id=True)
     if trails and asks_several(text):  # a section shown yields to one not yet (spread.py)
         ranked = spread(ranked, trails)
