@@ -1,0 +1,79 @@
+"""In code, a definition that holds a passage ranked above it yields (issue #14).
+
+A class's head passage (``lib/container.js › Container``) holds every member nested in it
+(``lib/container.js › Container › walkRules``). When a member already ranks above the head,
+the head adds what the member's file and class are, which the member's own line shows,
+and takes one of the first ten places from a passage of another definition: in the
+questions that miss an answer group, the first ten hold a class head just below its own
+member in about one code question in two (day-mf68's ``bench/group_misses.py``).
+``members.py`` puts a head just below its last member among the first ten; here it then
+counts ``AGAIN`` of its score, so a passage of another definition on nearly the same score
+goes before it.
+
+The rule: among the first ``WINDOW`` ranked, a code passage whose section (its trail less
+the line range: the path and the definition names, at least one name) is the outer part of
+the section of a passage ranked above it counts ``AGAIN`` of its score; the list is sorted
+again (stable). What it gives up is its part ``contained`` (below zero; the parts still add
+up to the score). Documentation passages never yield: a page's or section's introduction
+above its subsections is often the answer (a parent section yielding lost groups on the
+dev sets, ``spread.py``). Module-level code (a trail of only the path) never yields, and
+no passage yields to itself.
+
+Measured (day-mf68, offline over the dev and spent sets' first 40 hits, then the whole
+bench): nine questions' first match rises (urllib3-c23, sqlparse-c05, urfave-cli-c12,
+semver-c01, semver-m01, commander-c05, postcss-c14, postcss-c20, chi-c13), none falls;
+no multi-fact group is won or lost. A same-named definition in another module yielding too
+lost groups (ws-m03, postcss-m05) and attrs' hit@5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+from credo.retrieval.lanes.title import is_document
+from credo.retrieval.rank import Scored
+from credo.retrieval.specific import by_score, without_lines
+from credo.types import TRAIL_SEPARATOR
+
+AGAIN = 0.5  # the share of its score a head keeps below its own member
+WINDOW = 40  # the first ranks read (as spread.py)
+
+_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
+
+
+@lru_cache(maxsize=8192)
+def _section(trail: str) -> tuple[str, ...] | None:
+    """A code passage's section as (path, name, ...), None for documentation or
+    module-level code."""
+    if is_document(trail):
+        return None
+    parts = tuple(without_lines(trail).split(TRAIL_SEPARATOR))
+    return parts if len(parts) >= 2 else None
+
+
+def heads_after_members(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+    """``ranked`` with each code passage that holds the section of one ranked above it,
+    among the first ``WINDOW``, counting ``AGAIN`` of its score, sorted again by score
+    (stable); the same list when none does."""
+    outer: set[tuple[str, ...]] = set()  # the outer sections of the passages met
+    out: list[Scored] | None = None
+    for at, scored in enumerate(ranked[:WINDOW]):
+        trail = trails.get(scored.id)
+        if not trail:
+            continue
+        section = _section(trail)
+        if section is None:
+            continue
+        if section in outer:
+            if out is None:
+                out = ranked.copy()
+            score = round(scored.score * AGAIN, 9)
+            parts = dict(scored.lanes)
+            parts["contained"] = round(score - scored.score, 9)
+            out[at] = _new(Scored, (scored.id, score, parts))
+        outer.update(section[:n] for n in range(2, len(section)))
+    if out is None:
+        return ranked
+    out.sort(key=by_score, reverse=True)
+    return out
