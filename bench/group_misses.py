@@ -23,7 +23,8 @@ Beside the class: how many of the question's stems (``query_terms`` as the index
 them) the group's best label holds, against the mean over the groups the first ten found,
 and the stems the label holds that no first-ten hit holds (its text and trail); and the
 crowd of the first ten: the most hits one found group has, the most one section (trail less
-its lines) has, and how many hits match no group. The reports' first ten are checked
+its lines) has, and how many hits match no group; and which FTS5 baselines of the report
+have the group in their own first ten. The reports' first ten are checked
 against the fresh ranking (a mismatch is said on stderr: a different tree or store).
 
 ``--json OUT`` keeps, per question, each group's class and the first 60 hits (id, score,
@@ -86,6 +87,7 @@ class Missing:
     asked: int  # question stems
     found_held: float | None  # mean over the groups found
     new_stems: list[str] = field(default_factory=list)  # held by it, by no first-ten hit
+    baselines: list[str] = field(default_factory=list)  # the baselines with it in their ten
 
 
 @dataclass
@@ -154,6 +156,16 @@ def _ranking(memory: Memory, text: str, options: pipeline.Options | None = None)
     if options is None:
         return memory.retrieve(text, token_budget=RANK_BUDGET, with_doc_anchors=True)
     return pipeline.retrieve(memory.store, text, options)
+
+
+def _locs(texts: Sequence[str]) -> tuple[Loc, ...]:
+    """A report's hit (``path#L1-L9`` strings) as locations."""
+    out = []
+    for text in texts:
+        path, _, lines = text.partition("#L")
+        start, _, end = lines.partition("-L")
+        out.append(Loc(path, int(start or 0), int(end or 0)))
+    return tuple(out)
 
 
 def _hits(result: Any) -> list[tuple[Loc, ...]]:
@@ -237,6 +249,12 @@ def _study(
             set(res.superseded),
             probes,
         )
+        found_by = [
+            name
+            for name, tops in result["top"].items()
+            if name != "credo"
+            and best_rank(group_ranks([_locs(h) for h in tops.get(q.id, [])], q.groups, match), g)
+        ]
         best = max(q.groups[g], key=lambda lab: len(label_stems(texts, lab) & asked))
         mine = label_stems(texts, best) & asked
         if cls == "no-candidate" and not mine:
@@ -252,6 +270,7 @@ def _study(
                 len(asked),
                 found_held,
                 sorted(mine - top_stems),
+                found_by,
             )
         )
     per_group = Counter(g for gs in matched[:K] for g in gs)
@@ -285,7 +304,10 @@ def summary(name: str, questions: Sequence[Question]) -> list[str]:
     groups = [m for q in questions for m in q.missing]
     lines = [f"{name}: {len(questions)} questions miss {len(groups)} groups"]
     counts = Counter(m.cls for m in groups)
-    lines.append("  class          groups  held/asked (missing)  held (found groups)  new stems")
+    lines.append(
+        "  class          groups  held/asked (missing)  held (found groups)  new stems"
+        "  a baseline finds"
+    )
     for cls in CLASSES:
         mine = [m for m in groups if m.cls == cls]
         if not mine:
@@ -297,6 +319,7 @@ def summary(name: str, questions: Sequence[Question]) -> list[str]:
             f"  {cls:<14} {counts[cls]:>6}  {held:5.2f}/{asked:5.2f}"
             f"           {statistics.fmean(fh) if fh else float('nan'):5.2f}"
             f"                {sum(bool(m.new_stems) for m in mine):>3}"
+            f"  {sum(bool(m.baselines) for m in mine):>16}"
         )
     if questions:
         crowd = sum(q.most_of_group >= 2 for q in questions)
@@ -350,7 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(
                         f"{m.query:<28} g{m.group} {m.cls:<13} {m.rank or '-':>4} "
                         f"held {m.held}/{m.asked} (found {m.found_held or 0:.1f}) "
-                        f"new {','.join(m.new_stems) or '-'}  crowd g{q.most_of_group} "
+                        f"new {','.join(m.new_stems) or '-'} base {len(m.baselines)} "
+                        f"crowd g{q.most_of_group} "
                         f"s{q.most_of_section} none{q.no_group}"
                     )
     if args.json:
