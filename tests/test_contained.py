@@ -134,3 +134,14 @@ def test_only_heads_below_what_they_hold_yield_and_the_parts_add_up(
             assert sum(got.lanes.values()) == pytest.approx(got.score)
         else:
             assert got == before[s.id]
+
+
+def test_a_configuration_table_below_its_own_key_stays() -> None:
+    """Before (day-mf68's first form): a workflow's job below one of its steps yielded, and
+    config_questions' black-c02 lost its answer from the first ten."""
+    ranked = [Scored("k", 1.0, {"bm25f": 1.0}), Scored("t", 0.9, {"bm25f": 0.9})]
+    trails = {
+        "k": ".github/workflows/test.yml › jobs › main › steps L40-L45",
+        "t": ".github/workflows/test.yml › jobs › main L32-L45",
+    }
+    assert heads_after_members(ranked, trails) is ranked
