@@ -52,15 +52,16 @@ CODE = frozenset(
 _new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 
 
-@lru_cache(maxsize=8192)
-def _section(trail: str) -> tuple[str, ...] | None:
-    """A code passage's section as (path, name, ...), None for documentation, configuration
-    or module-level code."""
+@lru_cache(maxsize=8192)  # (asked of the first WINDOW's trails each query: a lookup when met)
+def _section(trail: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """A code passage's section as (path, name, ...) and the sections outside it that
+    name a definition (its outer parts, path + at least one name); None for documentation,
+    configuration or module-level code."""
     parts = tuple(without_lines(trail).split(TRAIL_SEPARATOR))
     name = parts[0].rsplit("/", 1)[-1]
     if len(parts) < 2 or name.rpartition(".")[2].lower() not in CODE:
         return None
-    return parts
+    return parts, tuple(parts[:n] for n in range(2, len(parts)))
 
 
 def heads_after_members(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
@@ -73,9 +74,10 @@ def heads_after_members(ranked: list[Scored], trails: Mapping[str, str]) -> list
         trail = trails.get(scored.id)
         if not trail:
             continue
-        section = _section(trail)
-        if section is None:
+        known = _section(trail)
+        if known is None:
             continue
+        section, around = known
         if section in outer:
             if out is None:
                 out = ranked.copy()
@@ -83,7 +85,8 @@ def heads_after_members(ranked: list[Scored], trails: Mapping[str, str]) -> list
             parts = dict(scored.lanes)
             parts["contained"] = round(score - scored.score, 9)
             out[at] = _new(Scored, (scored.id, score, parts))
-        outer.update(section[:n] for n in range(2, len(section)))
+        if around:
+            outer.update(around)
     if out is None:
         return ranked
     out.sort(key=by_score, reverse=True)
