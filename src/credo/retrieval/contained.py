@@ -3,9 +3,9 @@
 A class's head passage (``lib/container.js › Container``) holds every member nested in it
 (``lib/container.js › Container › walkRules``). When a member already ranks above the head,
 the head adds what the member's file and class are, which the member's own line shows,
-and takes one of the first ten places from a passage of another definition: in the
-questions that miss an answer group, the first ten hold a class head just below its own
-member in about one code question in two (day-mf68's ``bench/group_misses.py``).
+and takes one of the first ten places from a passage of another definition: of the 18
+code questions of the dev and spent sets that miss an answer group, 13 hold such a head in
+their first ten (day-mf68, from the rankings ``bench/group_misses.py`` studies).
 ``members.py`` puts a head just below its last member among the first ten; here it then
 counts ``AGAIN`` of its score, so a passage of another definition on nearly the same score
 goes before it.
