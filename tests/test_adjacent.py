@@ -146,15 +146,17 @@ def test_a_camel_case_path_s_words_in_the_context_do_not_count() -> None:
     assert adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)) is ranked
 
 
-def test_the_code_suffixes_are_ingest_s_code_extensions() -> None:
-    """retrieval does not import knowledge, so adjacent.py lists the code extensions itself:
+def test_the_code_extensions_are_ingest_s_code_extensions() -> None:
+    """retrieval does not import knowledge, so credo.types lists the code extensions itself:
     the two lists must not drift apart (a language added to ingest would gain here)."""
     from credo.knowledge.chunk.language import CONFIG_LANGUAGES, EXTENSIONS, PROSE_LANGUAGES
     from credo.retrieval.adjacent import CODE_SUFFIXES
+    from credo.types import CODE_EXTENSIONS
 
     other = PROSE_LANGUAGES | CONFIG_LANGUAGES
-    code = {f".{e}" for e, language in EXTENSIONS.items() if language not in other}
-    assert set(CODE_SUFFIXES) == code
+    code = {e for e, language in EXTENSIONS.items() if language not in other}
+    assert code == CODE_EXTENSIONS
+    assert set(CODE_SUFFIXES) == {f".{e}" for e in code}
 
 
 def test_warm_cold_and_postgresql_give_the_same_answers(tmp_path: Path) -> None:

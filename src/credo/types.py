@@ -60,6 +60,16 @@ RETENTIONS = ("fact", "snapshot", "transient")
 GLOBAL_SCOPE = "global"  # RetrievedBelief.scope of the user-global store's locks
 # Between the parts of a trail: ``docs/guide/auth.md › OAuth2 › Scopes L40-L58``.
 TRAIL_SEPARATOR = " › "
+# The source files ingest reads as code (knowledge/chunk/language.py's code languages: a
+# test keeps the two in step), for retrieval's steps that treat code apart; retrieval does
+# not import knowledge. A configuration file's trail names keys, not definitions.
+CODE_EXTENSIONS = frozenset(
+    {
+        *("py", "pyi", "pyw", "c", "h", "cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "cs"),
+        *("js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs"),
+        *("java", "kt", "kts", "scala", "swift", "groovy", "sh", "bash", "zsh", "ksh"),
+    }
+)
 # The last line of a short ingested passage's context: words that only lengthen the row for
 # BM25 (knowledge/ingest/context.py says why); an index detail, never shown.
 LENGTH_FILLER = "credolengthfiller"

@@ -43,19 +43,11 @@ from credo.retrieval.specific import by_score, sections
 from credo.store.fts import STOPWORDS
 from credo.store.identifier import name_parts
 from credo.store.stem import stem, tokens
+from credo.types import CODE_EXTENSIONS
 
 TOP = 40  # the ranks read (as spread.py reads them): a near tie past 10 may enter the 10
 SHARE = 0.006  # of a passage's score, per pair of the question's words it holds side by side
-# The code files ingest reads (knowledge/chunk/language.py's code languages; retrieval does
-# not import knowledge): their passages gain nothing.
-CODE_SUFFIXES = tuple(
-    f".{e}"
-    for e in (
-        *("py", "pyi", "pyw", "c", "h", "cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "cs"),
-        *("js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs"),
-        *("java", "kt", "kts", "scala", "swift", "groovy", "sh", "bash", "zsh", "ksh"),
-    )
-)
+CODE_SUFFIXES = tuple(f".{e}" for e in sorted(CODE_EXTENSIONS))  # their passages gain nothing
 
 _NAME = re.compile(r"[^\W_]+")  # (a path's names: ``name_parts`` splits each at case changes)
 

@@ -16,8 +16,9 @@ the section of a passage ranked above it counts ``AGAIN`` of its score; the list
 again (stable). What it gives up is its part ``contained`` (below zero; the parts still add
 up to the score). Documentation passages never yield: a page's or section's introduction
 above its subsections is often the answer (a parent section yielding lost groups on the
-dev sets, ``spread.py``), nor configuration (``CODE`` names the source files). Module-level
-code (a trail of only the path) never yields, and no passage yields to itself.
+dev sets, ``spread.py``), nor configuration (``CODE_EXTENSIONS`` names the source files: a
+workflow's job below its own steps is often the answer, config_questions' black-c02).
+Module-level code (a trail of only the path) never yields, nor does a passage to itself.
 
 Measured (day-mf68, offline over the dev and spent sets' first 40 hits, then the whole
 bench): nine questions' first match rises (urllib3-c23, sqlparse-c05, urfave-cli-c12,
@@ -31,25 +32,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, rescored
 from credo.retrieval.specific import by_score, without_lines
-from credo.types import TRAIL_SEPARATOR
+from credo.types import CODE_EXTENSIONS, TRAIL_SEPARATOR
 
 AGAIN = 0.5  # the share of its score a head keeps below its own member
 WINDOW = 40  # the first ranks read (as spread.py)
-# The source files whose trails name definitions (knowledge/chunk/language.py's code
-# languages; retrieval does not import knowledge): a configuration file's trail names keys
-# and tables, and a table below one of its own keys is often the answer (config_questions'
-# black-c02: a workflow's job below its steps lost its place in the first ten).
-CODE = frozenset(
-    {
-        "bash", "c", "c++", "cc", "cjs", "cpp", "cs", "cts", "cxx", "go", "groovy", "h", "hh",
-        "hpp", "hxx", "java", "js", "jsx", "ksh", "kt", "kts", "mjs", "mts", "py", "pyi",
-        "pyw", "rs", "scala", "sh", "swift", "ts", "tsx", "zsh",
-    }
-)  # fmt: skip
-
-_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 
 
 @lru_cache(maxsize=8192)  # (asked of the first WINDOW's trails each query: a lookup when met)
@@ -59,7 +47,7 @@ def _section(trail: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] 
     configuration or module-level code."""
     parts = tuple(without_lines(trail).split(TRAIL_SEPARATOR))
     name = parts[0].rsplit("/", 1)[-1]
-    if len(parts) < 2 or name.rpartition(".")[2].lower() not in CODE:
+    if len(parts) < 2 or name.rpartition(".")[2].lower() not in CODE_EXTENSIONS:
         return None
     return parts, tuple(parts[:n] for n in range(2, len(parts)))
 
@@ -81,10 +69,7 @@ def heads_after_members(ranked: list[Scored], trails: Mapping[str, str]) -> list
         if section in outer:
             if out is None:
                 out = ranked.copy()
-            score = round(scored.score * AGAIN, 9)
-            parts = dict(scored.lanes)
-            parts["contained"] = round(score - scored.score, 9)
-            out[at] = _new(Scored, (scored.id, score, parts))
+            out[at] = rescored(scored, round(scored.score * AGAIN, 9), "contained")
         if around:
             outer.update(around)
     if out is None:
