@@ -96,7 +96,10 @@ def split_trail(trail: str) -> Trail:
     ingest writes counts, so "› Use L2 cache" or "› Part L" stay whole titles)."""
     head, lines = split_lines(trail)
     path, *titles = head.split(TRAIL_SEPARATOR)
-    return Trail(path, tuple(t.strip() for t in titles), lines)
+    return _TRAIL(Trail, (path, tuple(map(str.strip, titles)), lines))
+
+
+_TRAIL = tuple.__new__  # (a NamedTuple's own __new__ is a Python call: ~3x the cost)
 
 
 def split_lines(trail: str) -> tuple[str, str]:
@@ -107,9 +110,10 @@ def split_lines(trail: str) -> tuple[str, str]:
     › Part L``, ``a.md › Step L12``). No regular expression: the hook's fresh process would
     compile it."""
     head, space, last = trail.rpartition(" ")
-    start, dash, end = last.partition("-")
-    if space and dash and _line_number(start) and _line_number(end):
-        return head, last
+    if space and last[:1] == "L":
+        start, dash, end = last[1:].partition("-L")
+        if dash and start.isdigit() and end.isdigit() and last.isascii():
+            return head, last
     return trail, ""
 
 
@@ -119,11 +123,6 @@ def line_span(lines: str) -> tuple[int, int] | None:
         return None
     start, _, end = lines.partition("-")
     return int(start[1:]), int(end[1:])
-
-
-def _line_number(part: str) -> bool:
-    digits = part[1:]
-    return part[:1] == "L" and digits.isascii() and digits.isdigit()
 
 
 class Belief(NamedTuple):

@@ -29,6 +29,7 @@ with both in its top 10): one keyword read of two beliefs for each such pair.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,7 @@ GRAIN = 1e-9  # compose rounds scores to 9 digits: the next score up
 NO_EVIDENCE = 1e-6 * (1.2 + 1.0)
 
 
+@lru_cache(maxsize=8192)  # (asked of the first ranks' trails each query: a lookup when met)
 def sections(trail: str) -> tuple[str, tuple[str, ...]]:
     """(path, section titles) of a trail ``path › A › B L4-L9``; the line range dropped
     (``types.split_trail``: a range-less trail's last title is whole, "Using Lua")."""
