@@ -8,6 +8,7 @@ imported from records may have none, and then a title such as "Use L2 cache", "P
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from credo.retrieval.specific import sections, without_lines
 from credo.retrieval.support import by_file_support
 from credo.store.fts import query_terms
 from credo.store.stem import stem
+from tests.conftest import CliRun
 
 
 @pytest.mark.parametrize(
@@ -167,3 +169,16 @@ def test_an_imported_title_holds_its_word_pairs(tmp_path: Path) -> None:
         hit = memory.retrieve("use L2 cache").beliefs[0]
     assert hit.id == "l2"
     assert "adjacent" in hit.lanes
+
+
+def test_the_cli_search_reads_an_imported_title_whole(run: CliRun, tmp_path: Path) -> None:
+    """``credo import`` then ``credo search``: the release lane finds "2.1.0" in the whole
+    title "Lifecycle 2.1.0", and the hit's trail is shown as imported."""
+    records = tmp_path / "in.jsonl"
+    records.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    run("import", str(records), check=True)
+    found = json.loads(run("search", "what changed in 2.1.0", "--json", check=True).stdout)
+    hit = found["beliefs"][0]
+    assert hit["id"] == "release"
+    assert hit["trail"] == "notes.md › Upgrade › Lifecycle 2.1.0"
+    assert "doc" in hit["lanes"]
