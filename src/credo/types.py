@@ -39,6 +39,7 @@ __all__ = [
     "RetrievalResult",
     "RetrievedBelief",
     "StoreStats",
+    "Trail",
 ]
 
 
@@ -89,6 +90,49 @@ NO_SHORT_IDS: Mapping[str, str] = MappingProxyType({})
 def trail_of(context: str) -> str:
     """A belief's place, the first line of its context (credo.knowledge.ingest.context)."""
     return context.split("\n", 1)[0]
+
+
+class Trail(NamedTuple):
+    """A trail in its parts (``split_trail``): ``docs/a.md › OAuth2 › Scopes L40-L58`` is
+    path ``docs/a.md``, titles ``("OAuth2", "Scopes")`` and lines ``L40-L58``."""
+
+    path: str
+    titles: tuple[str, ...]  # outermost first, each stripped; () for a file's own lines
+    lines: str  # the range ingest ended the trail with, "" when it has none
+
+
+def split_trail(trail: str) -> Trail:
+    """``trail``'s path, section titles and line range (``split_lines``: only the range
+    ingest writes counts, so "› Use L2 cache" or "› Part L" stay whole titles)."""
+    head, lines = split_lines(trail)
+    path, *titles = head.split(TRAIL_SEPARATOR)
+    return _TRAIL(Trail, (path, tuple(map(str.strip, titles)), lines))
+
+
+_TRAIL = tuple.__new__  # (a NamedTuple's own __new__ is a Python call: ~3x the cost)
+
+
+def split_lines(trail: str) -> tuple[str, str]:
+    """(``trail`` less its line range, the range): ``a.md › B L4-L9`` -> (``a.md › B``,
+    ``L4-L9``). The range is the last word, exactly in the form ingest writes it
+    (knowledge.docuri.line_hint: ``L<digits>-L<digits>``) after one space; a trail without
+    one (a context imported from records) is whole, with "" (``a.md › Use L2 cache``, ``a.md
+    › Part L``, ``a.md › Step L12``). No regular expression: the hook's fresh process would
+    compile it."""
+    head, space, last = trail.rpartition(" ")
+    if space and last[:1] == "L":
+        start, dash, end = last[1:].partition("-L")
+        if dash and start.isdigit() and end.isdigit() and last.isascii():
+            return head, last
+    return trail, ""
+
+
+def line_span(lines: str) -> tuple[int, int] | None:
+    """(first, last) of a range as ``split_lines`` gives it (``L4-L9`` -> (4, 9)); None for ""."""
+    if not lines:
+        return None
+    start, _, end = lines.partition("-")
+    return int(start[1:]), int(end[1:])
 
 
 class Belief(NamedTuple):

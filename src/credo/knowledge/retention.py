@@ -21,13 +21,12 @@ from functools import cache, lru_cache
 
 from credo.errors import InvalidInputError
 from credo.store.changelog import is_changelog_path
-from credo.types import RETENTIONS, TRAIL_SEPARATOR
+from credo.types import RETENTIONS, split_trail
 
 FACT = "fact"
 SNAPSHOT = "snapshot"
 TRANSIENT = "transient"
 
-_LINES = re.compile(r" L\d+-L\d+$")  # a trail's line range
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"  # "March", "Mar."
 _DATE = (  # 2024-03-01, 2024-03, March 2024, March 1, 2024, 1 March 2024
@@ -149,6 +148,6 @@ def of_record(origin: str, text: str, context: str) -> str:
     record that knows its class says it (``"retention"``)."""
     trail = context.split("\n", 1)[0]
     if origin == "document" and trail:
-        uri, *section = _LINES.sub("", trail).split(TRAIL_SEPARATOR)
-        return of_passage(uri, tuple(section), text)
+        uri, section, _ = split_trail(trail)
+        return of_passage(uri, section, text)
     return FACT

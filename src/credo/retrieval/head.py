@@ -32,6 +32,7 @@ from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score, sections
 from credo.store.fts import query_terms
 from credo.store.inflection import with_base_words
+from credo.types import line_span, split_lines
 
 # Words that ask what a file is, not about a thing in it: "explain src/x.py", "describe the
 # purpose of setup.cfg", "what is dev.py used for" ("what", "does", "for" are stopwords). A
@@ -73,9 +74,8 @@ def _is_file_name(name: str) -> bool:
 
 def first_line(trail: str) -> int | None:
     """The first line of a trail's range (``path › A L4-L9`` -> 4); None without one."""
-    _, _, lines = trail.rpartition(" L")
-    start = lines.split("-", 1)[0]
-    return int(start) if start.isdigit() else None
+    lines = line_span(split_lines(trail)[1])
+    return lines[0] if lines else None
 
 
 def head_first(ranked: list[Scored], trails: Mapping[str, str], paths: list[str]) -> list[Scored]:

@@ -36,7 +36,7 @@ from credo.retrieval.head import first_line
 from credo.retrieval.prior import is_test
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score, sections
-from credo.types import TRAIL_SEPARATOR
+from credo.types import TRAIL_SEPARATOR, line_span, split_lines
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -115,8 +115,8 @@ def _last_name(trail: str) -> str:
     """The name a trail ends with, without its line range (``a.go › T › Run L3-L9`` ->
     Run); "" for a trail with no section (a file's own lines). ``sections``' last title,
     without making the others (``names_ahead`` asks it of every passage)."""
-    _, separator, last = trail.rpartition(TRAIL_SEPARATOR)
-    return last.rsplit(" L", 1)[0].strip() if separator else ""
+    _, separator, last = split_lines(trail)[0].rpartition(TRAIL_SEPARATOR)
+    return last.strip() if separator else ""
 
 
 def _owner_matches(trail: str, owner: str) -> bool:
@@ -286,9 +286,8 @@ def _heads(
 
 def _specific(trail: str, written: str) -> tuple[bool, bool, int, str]:
     """The sort key: the name as written first, then outside test code, then shortest."""
-    _, _, lines = trail.rpartition(" L")
-    start, _, end = lines.partition("-L")
-    span = int(end) - int(start) if start.isdigit() and end.isdigit() else 1 << 30
+    lines = line_span(split_lines(trail)[1])
+    span = lines[1] - lines[0] if lines else 1 << 30
     return (_last_name(trail) != written, is_test(trail), span, trail)
 
 
@@ -307,7 +306,7 @@ def lift_paths(ranked: list[Scored], trails: Mapping[str, str], text: str) -> li
             trail = trails.get(s.id)
             if trail and _last_name(trail).lower() == wanted and _owner_matches(trail, path.owner):
                 line = first_line(trail) or 0
-                key = trail.rpartition(" L")[0]
+                key = split_lines(trail)[0]
                 if key not in heads or (line, s.id) < heads[key]:
                     heads[key] = (line, s.id)
         named.update((i, None) for _, i in sorted(heads.values(), key=lambda h: h[1])[:PER_NAME])

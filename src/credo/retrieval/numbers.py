@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
+from credo.types import split_lines
+
 _DIGITS = re.compile(r"\d+")
 
 
@@ -102,9 +104,9 @@ def without_dotted(
     flagged: dict[str, tuple[str, list[str]]] = {}  # id -> (what was read, its numbers)
     for belief_id in sorted(found):
         # (a trail's line range, "L12-L30", holds no token of its own: left out, so that the
-        # substring test below passes only where the number may be a token; a trail cut
-        # short here, or one without a range, is read whole below before a hit loses)
-        held = f"{text_of(belief_id)}\n{trails.get(belief_id, '').rsplit(' L', 1)[0]}"
+        # substring test below passes only where the number may be a token; a trail without
+        # one is kept whole, and is read whole below before a hit loses)
+        held = f"{text_of(belief_id)}\n{split_lines(trails.get(belief_id, ''))[0]}"
         if not any(n in held for n in numbers):  # (a C-level test: most hits hold none)
             continue
         spurious = only_dotted(held, numbers)

@@ -53,7 +53,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.store.changelog import is_changelog_path
-from credo.types import TRAIL_SEPARATOR
+from credo.types import TRAIL_SEPARATOR, split_lines, split_trail
 
 if TYPE_CHECKING:
     from credo.store.defns import DefnHit
@@ -61,11 +61,6 @@ if TYPE_CHECKING:
 
 # The patterns are compiled on first use (`cache`): a store without passages of files (a
 # hook's prompt over beliefs alone) never asks for them.
-@cache
-def _lines() -> re.Pattern[str]:
-    return re.compile(r" L\d+-L\d+$")
-
-
 @cache
 def _test_path() -> re.Pattern[str]:
     return re.compile(
@@ -112,12 +107,12 @@ def _in_rust_tests(trail: str) -> bool:
     """A Rust file's unit tests sit beside its code, in a module ``tests`` (the
     ``#[cfg(test)] mod tests`` the Rust book prescribes): anyhow's src/fmt.rs ›
     tests › one_digit (day-probe76)."""
-    return "tests" in _lines().sub("", trail).split(TRAIL_SEPARATOR)[1:]
+    return "tests" in split_trail(trail).titles
 
 
 def _path_of(head: str) -> str:
     """The file path of a trail's head: without its line range and its ``#`` fragment."""
-    return _lines().sub("", head).rsplit("#", 1)[0]
+    return split_lines(head)[0].rsplit("#", 1)[0]
 
 
 def asks_for_tests(terms: Iterable[str]) -> bool:

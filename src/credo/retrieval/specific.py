@@ -29,12 +29,13 @@ with both in its top 10): one keyword read of two beliefs for each such pair.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from credo.retrieval.rank import Scored, Weights
 from credo.store.stem import stem, tokens
-from credo.types import TRAIL_SEPARATOR
+from credo.types import split_lines, split_trail
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -46,25 +47,19 @@ GRAIN = 1e-9  # compose rounds scores to 9 digits: the next score up
 NO_EVIDENCE = 1e-6 * (1.2 + 1.0)
 
 
+@lru_cache(maxsize=8192)  # (asked of the first ranks' trails each query: a lookup when met)
 def sections(trail: str) -> tuple[str, tuple[str, ...]]:
-    """(path, section titles) of a trail ``path › A › B L4-L9``; the line range dropped."""
-    path, *titles = trail.split(TRAIL_SEPARATOR)
-    if titles:
-        titles[-1] = titles[-1].rsplit(" L", 1)[0]
-    else:
-        path = path.rsplit(" L", 1)[0]
-    return path, tuple(t.strip() for t in titles)
+    """(path, section titles) of a trail ``path › A › B L4-L9``; the line range dropped
+    (``types.split_trail``: a range-less trail's last title is whole, "Using Lua")."""
+    path, titles, _ = split_trail(trail)
+    return path, titles
 
 
 def without_lines(trail: str) -> str:
     """``trail`` less the line range ingest ends it with (`` L4-L9``). A trail without one
     (a context imported from records) is whole: its last title may hold " L" ("Using Lua",
-    "› Logging"), which is not a range. (``sections`` cuts at the last " L" of the last
-    title, as ``named._last_name`` does, tested alike: the same for every trail ingest
-    writes.)"""
-    head, cut, lines = trail.rpartition(" L")
-    start, dash, end = lines.partition("-L")
-    return head if cut and dash and start.isdigit() and end.isdigit() else trail
+    "› Logging"), which is not a range (``types.split_lines``)."""
+    return split_lines(trail)[0]
 
 
 def _stems(text: str) -> set[str]:

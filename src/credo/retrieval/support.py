@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from credo.retrieval.rank import Scored, rescored
 from credo.retrieval.specific import TOP, by_id, by_score
-from credo.types import TRAIL_SEPARATOR
+from credo.types import TRAIL_SEPARATOR, split_lines
 
 SHARE = 0.0005  # of a file's first passage's score, per other passage of its file in TOP
 
@@ -70,5 +70,4 @@ def _file(trail: str | None) -> str | None:
 
 @lru_cache(maxsize=8192)  # (asked of the first TOP's trails each query: a lookup when met)
 def _path(trail: str) -> str:
-    path, titled, _ = trail.partition(TRAIL_SEPARATOR)
-    return path if titled else path.rsplit(" L", 1)[0]
+    return split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0]

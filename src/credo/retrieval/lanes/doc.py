@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from credo.retrieval.last_answer import keeps_last
 from credo.store.fts import STOPWORDS, query_terms
-from credo.types import TRAIL_SEPARATOR
+from credo.types import TRAIL_SEPARATOR, split_lines
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -208,8 +208,7 @@ def releases(text: str) -> list[str]:
 def _titles(trail: str) -> str:
     """A trail's section titles (``path › A › B L4-L9`` -> ``A › B``): the path and the
     line range left out, so a release in a file name or a line number never matches."""
-    _path, _, titles = trail.partition(TRAIL_SEPARATOR)
-    return titles.rsplit(" L", 1)[0]
+    return split_lines(trail)[0].partition(TRAIL_SEPARATOR)[2]
 
 
 def release_scores(store: Store, text: str) -> dict[str, float]:

@@ -31,7 +31,7 @@ from credo.retrieval.prior import is_history
 from credo.retrieval.rank import Scored
 from credo.retrieval.specific import GRAIN, by_id, by_score
 from credo.store.changelog import changelog_stems, is_changelog_path
-from credo.types import TRAIL_SEPARATOR
+from credo.types import TRAIL_SEPARATOR, split_lines, split_trail
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -68,10 +68,7 @@ def asks_latest(text: str) -> bool:
 def release_of(trail: str) -> tuple[int, ...] | None:
     """The version of the first of ``trail``'s titles that holds one (``Changelog › 26.1.0 -
     2026-06-06 › Changed`` -> (26, 1, 0)), or None."""
-    _, *titles = trail.split(TRAIL_SEPARATOR)
-    if titles:
-        titles[-1] = titles[-1].rsplit(" L", 1)[0]
-    for title in titles:
+    for title in split_trail(trail).titles:
         if found := _VERSION.search(title):
             return tuple(int(part) for part in found.group(1).split("."))
     return None
@@ -116,8 +113,7 @@ def _changelogs(trails: Iterable[str]) -> list[str]:
     files: dict[str, None] = {}
     for trail in trails:
         if is_history(trail):
-            path = trail.split(TRAIL_SEPARATOR, 1)[0]
-            files.setdefault(path.rsplit(" L", 1)[0] if TRAIL_SEPARATOR not in trail else path)
+            files.setdefault(split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0])
     return list(files)
 
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from credo.retrieval.lanes.line import query_stems
 from credo.store.fts import STOPWORDS
 from credo.store.stem import stem, tokens
-from credo.types import TRAIL_SEPARATOR
+from credo.types import TRAIL_SEPARATOR, split_lines, split_trail
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -55,12 +55,8 @@ READ = 400
 def title_share(trail: str, asked: frozenset[str]) -> float:
     """The best share, among ``trail``'s section titles, of a title's words (stems, without
     stopwords) that are among ``asked`` (the question's stems); 0 when none holds one."""
-    _, *titles = trail.split(TRAIL_SEPARATOR)
-    if not titles:
-        return 0.0
-    titles[-1] = titles[-1].rsplit(" L", 1)[0]
     best = 0.0
-    for title in titles:
+    for title in split_trail(trail).titles:
         words = {stem(t) for t in tokens(title) if t not in STOPWORDS}
         if words and (held := len(words & asked)):
             best = max(best, held / len(words))
@@ -69,7 +65,7 @@ def title_share(trail: str, asked: frozenset[str]) -> float:
 
 def is_document(trail: str) -> bool:
     """Whether ``trail`` (a passage's) places it in a documentation file, by its name."""
-    name = trail.split(TRAIL_SEPARATOR, 1)[0].rsplit(" L", 1)[0].rsplit("/", 1)[-1]
+    name = split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0].rsplit("/", 1)[-1]
     return name.rpartition(".")[2].lower() in _DOCUMENTS if "." in name else False
 
 
