@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from credo.store.fts import CandidateRow
 
 if TYPE_CHECKING:
-    from credo.retrieval.rank import Scored, Weights
+    from credo.retrieval.rank import ID, PARTS, Ranked, Weights
     from credo.store import Store
 
 EDGE_TYPE = "TEMPORAL_NEXT"
@@ -104,7 +104,7 @@ def explain(parts: dict[str, float], before: float, best: float, weight: float) 
 
 
 def explain_shares(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     found: Mapping[str, float],
     keyword: Mapping[str, float],
     weights: Weights,
@@ -120,5 +120,5 @@ def explain_shares(
     changed = {i for i, score in keyword.items() if score != found.get(i)}
     if not changed:
         return
-    for scored in compress(ranked, (s.id in changed for s in ranked)):
-        explain(scored.lanes, found.get(scored.id, 0.0), best, weight)
+    for scored in compress(ranked, (s[ID] in changed for s in ranked)):
+        explain(scored[PARTS], found.get(scored[ID], 0.0), best, weight)
