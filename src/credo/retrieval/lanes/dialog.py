@@ -21,13 +21,12 @@ the bm25f contribution back into what the keywords earned and what this rule cha
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import compress
 from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
 
 if TYPE_CHECKING:
-    from credo.retrieval.rank import ID, PARTS, Ranked, Weights
+    from credo.retrieval.rank import Ranked, Weights
     from credo.store import Store
 
 EDGE_TYPE = "TEMPORAL_NEXT"
@@ -120,5 +119,6 @@ def explain_shares(
     changed = {i for i, score in keyword.items() if score != found.get(i)}
     if not changed:
         return
-    for scored in compress(ranked, (s[ID] in changed for s in ranked)):
-        explain(scored[PARTS], found.get(scored[ID], 0.0), best, weight)
+    for belief_id, _, parts in ranked:
+        if belief_id in changed:
+            explain(parts, found.get(belief_id, 0.0), best, weight)
