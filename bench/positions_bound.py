@@ -553,7 +553,7 @@ class Seen:
             self.options = options
             out = rank(store, text, options, *rest)
             if self.on:
-                self.ranked = [(s.id, s.score, dict(s.lanes)) for s in out[0]]
+                self.ranked = [(s[0], s[1], dict(s[2])) for s in out[0]]  # (Ranked)
             return out
 
         def composed(lanes: Any, confidence: Mapping[str, float], *rest: Any, **kw: Any) -> Any:
@@ -815,7 +815,7 @@ def _child(path: Path, mode: str, count: int, patched: list[tuple[Any, str, Any]
             elif mode == "engine covered":  # ``_rank`` and ``candidate_pairs``, as called
                 with store.one_version():
                     ranked, _, around, _, _ = pipeline._rank(store, text, options, labels)
-                    ids = [s.id for s in ranked]
+                    ids = [s[0] for s in ranked]  # (a Ranked: its id)
                     if ids:
                         pipeline.candidate_pairs(
                             store, ids, around, options.cluster_edge_weight_floor

@@ -107,7 +107,7 @@ class Reach:
         def kept(lanes: Any, confidence: Any, *args: Any, **kwargs: Any) -> Any:
             ranked = compose(lanes, confidence, *args, **kwargs)
             seen["candidates"] = set(confidence)
-            seen["ranked"] = {s.id for s in ranked}
+            seen["ranked"] = {s[0] for s in ranked}  # (a Ranked: its id)
             return ranked
 
         pipeline.compose = kept  # type: ignore[assignment]

@@ -47,7 +47,7 @@ Ties are broken by id everywhere; the result depends only on the store and the q
 import bisect
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from credo.retrieval.rank import Scored, Weights
+from credo.retrieval.rank import Scored, Weights, as_scored
 from credo.store.fts import CandidateRow
 from credo.store.truth import CONTRADICTS, RESOLVES, SUPERSEDES, TruthFacts
 
@@ -325,6 +325,7 @@ def resolve(
         touched: the candidates and locks that have a truth link, when the caller has read
             them all into ``graph`` already (``TruthGraph.touched``).
     """
+    ranked = as_scored(ranked)  # (``Ranked`` tuples, named here for reading)
     if touched is None:
         touched = graph.touched([*(s.id for s in ranked), *locks])
     if not touched:

@@ -6,7 +6,7 @@ from pathlib import Path
 from credo import Memory
 from credo.config import Settings
 from credo.retrieval.adjacent import SHARE, TOP, Extras, adjacent_first
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 
 QUERY = "where do the environment variables come from"
 
@@ -37,7 +37,7 @@ TEXTS = {
 def test_a_near_tie_goes_to_the_words_side_by_side() -> None:
     ranked = _scored(("a", 1.0), ("b", 0.999))
     contexts = {k: TRAILS[k] for k in "ab"}
-    out = adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts))
+    out = as_scored(adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts)))
     assert [s.id for s in out] == ["b", "a"]
     b = out[0]
     assert b.lanes["adjacent"] == round(0.999 * SHARE, 9)  # one pair: environment variables
@@ -47,7 +47,7 @@ def test_a_near_tie_goes_to_the_words_side_by_side() -> None:
 def test_a_clear_lead_stays_and_code_gains_nothing() -> None:
     ranked = _scored(("a", 1.0), ("b", 0.9))
     contexts = {k: TRAILS[k] for k in "ab"}
-    out = adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts))
+    out = as_scored(adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts)))
     assert [s.id for s in out] == ["a", "b"]
     ranked = _scored(("a", 1.0), ("c", 0.999))
     contexts = {k: TRAILS[k] for k in "ac"}
@@ -62,14 +62,14 @@ def test_a_pair_never_spans_the_text_and_the_trail() -> None:
     ranked = _scored(("b", 1.0), ("a", 0.999))
     assert adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)) is ranked
     contexts["a"] = trails["a"] + "\nenvironment variables are read"  # in the context's rest
-    out = adjacent_first(ranked, QUERY, texts, trails, _extras(contexts))
+    out = as_scored(adjacent_first(ranked, QUERY, texts, trails, _extras(contexts)))
     assert [s.id for s in out] == ["a", "b"]
 
 
 def test_notes_and_ranks_past_the_top_are_left_alone() -> None:
     ranked = _scored(("n", 1.0), ("b", 0.999))  # n: a note, no trail
     contexts = {"b": TRAILS["b"]}
-    out = adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts))
+    out = as_scored(adjacent_first(ranked, QUERY, TEXTS, TRAILS, _extras(contexts)))
     assert [s.id for s in out] == ["b", "n"]  # (b gains; the note neither gains nor moves)
     assert adjacent_first(ranked, QUERY, TEXTS, {}, _extras(contexts)) is ranked
     filler = [(f"x{i:02d}", 2.0 - i / 1000) for i in range(TOP)]
@@ -123,7 +123,9 @@ def test_an_anchor_text_with_a_line_break_does_not_let_the_path_count() -> None:
     assert adjacent_first(ranked, QUERY, texts, trails, lambda ids: linked) is ranked
     # (the context's rest still counts past an anchor text of two lines)
     said = {**plain, "a": "see the\nsettings page\n" + trails["a"] + "\nvariables come first"}
-    assert [s.id for s in adjacent_first(ranked, QUERY, texts, trails, lambda ids: said)] == [
+    assert [
+        s.id for s in as_scored(adjacent_first(ranked, QUERY, texts, trails, lambda ids: said))
+    ] == [
         "a",
         "b",
     ]

@@ -6,7 +6,7 @@ among current unlocked beliefs), when every walked belief is asked."""
 from __future__ import annotations
 
 from credo.retrieval.conflict_groups import gather
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from credo.retrieval.truth_graph import NO_IDS
 
 ROW = ("text", 1.0, 1.0, None, 0.0)
@@ -49,7 +49,7 @@ def test_a_conflict_met_twice_joins_both_bringers_and_not_a_third() -> None:
     out, ids, groups, standing, brought, tails = _gather(ranked, graph, {"a", "c", "e"})
     assert groups == (("a", "c", "y"),)
     assert ids == ["a", "c", "y", "b", "e"]
-    assert [s.score for s in out] == [0.9, 0.9, 0.9, 0.8, 0.6]
+    assert [s.score for s in as_scored(out)] == [0.9, 0.9, 0.9, 0.8, 0.6]
     assert standing["y"] == (NO_IDS, ("a", "c"), NO_IDS)
     assert set(brought) == {"y"} and set(tails) == {"e"}
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.contained import AGAIN, heads_after_members
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 
 BOTH_BACKENDS = True
 
@@ -86,7 +86,7 @@ def test_a_head_below_its_member_yields_and_nothing_else_does() -> None:
         "d": "docs/c.md › Container L1-L5",  # documentation never yields
         "mod": "lib/c.js L1-L20",  # module-level code never yields
     }
-    out = heads_after_members(ranked, trails)
+    out = as_scored(heads_after_members(ranked, trails))
     assert [s.id for s in out] == ["m", "f", "d", "h", "mod"]
     assert out[3].score == pytest.approx(0.45)
     assert out[3].lanes == {"bm25f": 0.9, "contained": pytest.approx(-0.45)}
@@ -119,7 +119,7 @@ def test_only_heads_below_what_they_hold_yield_and_the_parts_add_up(
     ranked.sort(key=lambda s: (-s.score, s.id))
     place = {i: p for i, (p, _) in zip(ids, rows, strict=True)}
     trails = {i: " › ".join(p) + f" L{n}-L{n + 1}" for n, (i, p) in enumerate(place.items())}
-    out = heads_after_members(ranked, trails)
+    out = as_scored(heads_after_members(ranked, trails))
     assert out == heads_after_members(ranked, trails)  # deterministic
     assert sorted(s.id for s in out) == sorted(ids)
     assert [s.score for s in out] == sorted((s.score for s in out), reverse=True)

@@ -16,7 +16,7 @@ from credo.errors import ConflictError, InvalidInputError, LockedError, NotFound
 from credo.knowledge import dedup
 from credo.retrieval.compress import SHORT_CHARS, Known
 from credo.retrieval.currency import TruthGraph, resolve, resolve_lazy
-from credo.retrieval.rank import Scored, Weights
+from credo.retrieval.rank import ID, Scored, Weights, as_scored
 from credo.retrieval.standing import GroupLines, Marks, picked
 from credo.store.short_ids import Shown
 from credo.store.truth import TruthFacts
@@ -60,8 +60,8 @@ def test_no_truth_links_change_nothing() -> None:
 
 def test_a_superseded_candidate_gives_its_place_to_its_successor() -> None:
     state = run(scored(("old", 1.0), ("x", 0.8)), [("new", "old", "SUPERSEDES")])
-    assert [s.id for s in state.ranked] == ["new", "x"]
-    new = state.ranked[0]
+    assert [s.id for s in as_scored(state.ranked)] == ["new", "x"]
+    new = as_scored(state.ranked)[0]
     assert new.score == 1.0 and new.lanes == {"supersedes": 1.0}
     assert state.superseded == ("old",)
     assert state.standing["new"][0] == ("old",)
@@ -70,35 +70,35 @@ def test_a_superseded_candidate_gives_its_place_to_its_successor() -> None:
 
 def test_a_ranked_successor_is_raised_to_its_predecessors_score() -> None:
     state = run(scored(("old", 1.0), ("new", 0.6)), [("new", "old", "SUPERSEDES")])
-    assert [(s.id, s.score) for s in state.ranked] == [("new", 1.0)]
-    assert state.ranked[0].lanes == {"bm25f": 0.6, "supersedes": 0.4}
+    assert [(s.id, s.score) for s in as_scored(state.ranked)] == [("new", 1.0)]
+    assert as_scored(state.ranked)[0].lanes == {"bm25f": 0.6, "supersedes": 0.4}
 
 
 def test_chains_resolve_to_the_newest_live_belief() -> None:
     edges = [("b", "a", "SUPERSEDES"), ("c", "b", "SUPERSEDES")]
     state = run(scored(("a", 1.0)), edges)
-    assert [s.id for s in state.ranked] == ["c"]
+    assert [s.id for s in as_scored(state.ranked)] == ["c"]
     assert state.standing["c"][0] == ("b",)  # replaces what it hides directly
 
 
 def test_two_successors_both_stand_in() -> None:
     edges = [("b", "a", "SUPERSEDES"), ("c", "a", "SUPERSEDES")]
-    assert [s.id for s in run(scored(("a", 1.0)), edges).ranked] == ["b", "c"]
+    assert [s.id for s in as_scored(run(scored(("a", 1.0)), edges).ranked)] == ["b", "c"]
 
 
 def test_a_legacy_cycle_hides_nobody() -> None:
     """Written before the rule (or by hand): every belief on it stays current."""
     edges = [("a", "b", "SUPERSEDES"), ("b", "a", "SUPERSEDES")]
     state = run(scored(("a", 1.0), ("b", 0.5)), edges)
-    assert {s.id for s in state.ranked} == {"a", "b"} and state.superseded == ()
+    assert {s.id for s in as_scored(state.ranked)} == {"a", "b"} and state.superseded == ()
     # ...until something outside supersedes a member
     state = run(scored(("a", 1.0), ("b", 0.5)), [*edges, ("c", "a", "SUPERSEDES")])
-    assert "a" in state.superseded and "c" in {s.id for s in state.ranked}
+    assert "a" in state.superseded and "c" in {s.id for s in as_scored(state.ranked)}
 
 
 def test_history_keeps_the_superseded_after_their_successors() -> None:
     state = run(scored(("old", 1.0)), [("new", "old", "SUPERSEDES")], include_superseded=True)
-    assert [s.id for s in state.ranked] == ["new", "old"]
+    assert [s.id for s in as_scored(state.ranked)] == ["new", "old"]
     assert state.standing["old"][2] == ("new",) and state.superseded == ()
 
 
@@ -115,16 +115,20 @@ def test_a_superseded_lock_is_retired() -> None:
 
 def test_contradicting_beliefs_form_one_group_at_the_best_place() -> None:
     state = run(scored(("a", 1.0), ("x", 0.8), ("b", 0.3)), [("a", "b", "CONTRADICTS")])
-    assert [(s.id, s.score) for s in state.ranked] == [("a", 1.0), ("b", 1.0), ("x", 0.8)]
+    assert [(s.id, s.score) for s in as_scored(state.ranked)] == [
+        ("a", 1.0),
+        ("b", 1.0),
+        ("x", 0.8),
+    ]
     assert state.groups == (("a", "b"),)
     assert state.standing["a"][1] == ("b",) and state.standing["b"][1] == ("a",)
-    assert state.ranked[1].lanes == {"bm25f": 0.3, "contradicts": 0.7}
+    assert as_scored(state.ranked)[1].lanes == {"bm25f": 0.3, "contradicts": 0.7}
 
 
 def test_a_conflict_is_brought_along_but_brings_no_other() -> None:
     edges = [("a", "p", "CONTRADICTS"), ("p", "q", "CONTRADICTS")]
     state = run(scored(("a", 1.0)), edges)
-    assert [s.id for s in state.ranked] == ["a", "p"]
+    assert [s.id for s in as_scored(state.ranked)] == ["a", "p"]
     assert state.brought == {"p"} and state.standing["p"][1] == ("a",)
 
 
@@ -133,12 +137,12 @@ def test_a_resolved_or_superseded_partner_is_no_conflict() -> None:
     assert run(scored(("a", 1.0)), resolved).groups == ()
     replaced = [("a", "b", "CONTRADICTS"), ("c", "b", "SUPERSEDES")]
     state = run(scored(("a", 1.0)), replaced)
-    assert state.groups == () and [s.id for s in state.ranked] == ["a"]
+    assert state.groups == () and [s.id for s in as_scored(state.ranked)] == ["a"]
 
 
 def test_a_lock_outranks_what_contradicts_it() -> None:
     state = run(scored(("x", 1.0)), [("x", "L", "CONTRADICTS")], locks=["L"], locked=["L"])
-    assert [s.id for s in state.ranked] == ["x"] and state.groups == ()
+    assert [s.id for s in as_scored(state.ranked)] == ["x"] and state.groups == ()
     assert state.standing["x"][1] == ("L",) and "L" not in state.standing
 
 
@@ -511,7 +515,7 @@ def test_a_leader_kept_aside_keeps_its_standing_in_its_entry() -> None:
     assert Marks(lazy.standing, shown, lazy)["a"] == marks((), ("b",), ())
     assert Marks(lazy.standing, shown, lazy).kept("a") is said
     got = picked(lazy.ranked, {"a", "x"}, lazy.standing, lazy.tails)
-    assert [(s.id, st) for s, st in got] == [
+    assert [(s[ID], st) for s, st in got] == [
         ("a", said),
         ("b", ((), ("a",), ())),
         ("x", ((), (), ())),
@@ -608,7 +612,7 @@ def test_a_ranking_edited_in_place_is_the_one_the_reference_step_gives(
     elif state.groups and all(kind != "SUPERSEDES" for *_, kind in edges):
         assert state.ranked is ranked and state.ids is ids
     if state.ids is not None:
-        assert state.ids == [s.id for s in state.ranked]
+        assert state.ids == [s.id for s in as_scored(state.ranked)]
     graph = reference.TruthGraph(fetch_from(edges, locks))
     want = reference.resolve(list(given_ranked), rows, locks, graph, weights=Weights())
     got = state.expanded()

@@ -173,7 +173,7 @@ def test_cluster_pairs_reuse_the_seed_links(tmp_path: Path, max_links: int) -> N
     for query in ["deploy cache", "staging graph lake", "token"]:
         ranked, _, around, _, _ = retrieval._rank(memory.store, query, options)
         assert (around is None) == (max_links == 5)
-        ids_ranked = [s.id for s in ranked]
+        ids_ranked = [belief_id for belief_id, _, _ in ranked]
         for floor in (0.0, 0.4, 0.6):
             got = retrieval.candidate_pairs(memory.store, ids_ranked, around, floor)
             assert sorted(got) == sorted(memory.store.pairs_among(ids_ranked, min_weight=floor))

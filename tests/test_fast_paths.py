@@ -22,11 +22,17 @@ from credo.retrieval.lanes import doc
 from credo.retrieval.lanes.heat import adjacency, heat_kernel, heat_over_links
 from credo.retrieval.rank import (
     DEFAULT_WEIGHTS,
+    ID,
+    PARTS,
+    SCORE,
     Scored,
     Weights,
     above_floor,
+    as_scored,
+    brought_along,
     compose,
     compose_reference,
+    rescored,
     rounded,
 )
 from credo.store.fts import (
@@ -147,7 +153,7 @@ def test_compose_equals_reference(
     test_factor: float,
 ) -> None:
     weights = Weights(floor=floor, history=factor, tests=test_factor)
-    got = compose(lane_scores, confidence, weights, history, tests)
+    got = as_scored(compose(lane_scores, confidence, weights, history, tests))
     want = compose_reference(lane_scores, confidence, weights, history, tests)
     assert [(s.id, s.score, list(s.lanes.items())) for s in got] == [
         (s.id, s.score, list(s.lanes.items())) for s in want
@@ -183,7 +189,7 @@ def test_compose_equals_reference_with_odd_scores(
     score makes a NaN part, and the two stable sorts then order as the reference's tuple
     key does not: not compared (as before this test)."""
     weights = Weights(floor=floor)
-    got = compose(lane_scores, confidence, weights)
+    got = as_scored(compose(lane_scores, confidence, weights))
     want = compose_reference(lane_scores, confidence, weights)
     assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
         [(s.id, s.score, list(s.lanes.items())) for s in want]
@@ -219,11 +225,26 @@ def test_compose_fast_paths_equal_reference(
     }
     weights = Weights(lanes={**DEFAULT_WEIGHTS, "heat": weight}, posterior=posterior, floor=floor)
     conf = dict.fromkeys(sorted(candidates), confidence)
-    got = compose(lane_scores, conf, weights)
+    got = as_scored(compose(lane_scores, conf, weights))
     want = compose_reference(lane_scores, conf, weights)
     assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
         [(s.id, s.score, list(s.lanes.items())) for s in want]
     )
+
+
+def test_a_ranking_is_what_its_type_says_plain_tuples_read_by_index() -> None:
+    """``compose`` and the steps after it make ``Ranked`` (plain tuples: ``rank.Ranked``),
+    read through ``ID``, ``SCORE`` and ``PARTS``; ``as_scored`` names the same tuples."""
+    lanes = {"bm25f": {"a": 2.0, "b": 1.0}, "heat": {"b": 1.0}}
+    ranked = compose(lanes, {"a": 0.5, "b": 0.5}, Weights())
+    assert [type(s) for s in ranked] == [tuple, tuple]
+    assert [(s[ID], s[SCORE]) for s in ranked] == [("a", 1.0), ("b", 0.8)]
+    assert ranked[1][PARTS] == {"bm25f": 0.5, "heat": 0.3}
+    moved, along = rescored(ranked[1], 1.5, "named"), brought_along("c", 0.8)
+    assert type(moved) is tuple and type(along) is tuple
+    assert moved == ("b", 1.5, {"bm25f": 0.5, "heat": 0.3, "named": 0.7})
+    assert as_scored(ranked) == ranked
+    assert [s.id for s in as_scored(ranked)] == ["a", "b"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -253,7 +274,7 @@ def test_compose_by_id_equals_reference(
     lane_scores = {lane: data.draw(st.dictionaries(names, score, max_size=14)) for lane in lanes}
     weights = Weights(lanes={**DEFAULT_WEIGHTS, "heat": weight}, history=0.85)
     conf = dict.fromkeys(sorted(candidates), confidence)
-    got = compose(lane_scores, conf, weights, history, by_id=True)
+    got = as_scored(compose(lane_scores, conf, weights, history, by_id=True))
     want = compose_reference(lane_scores, conf, weights, history)
     assert repr([(s.id, s.score, list(s.lanes.items())) for s in got]) == repr(
         [(s.id, s.score, list(s.lanes.items())) for s in want]

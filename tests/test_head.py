@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo.retrieval.head import asked_files, by_line_in_ties, first_line, head_first, names_only
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from credo.retrieval.specific import sections
 
 from .conftest import credo_in
@@ -79,7 +79,7 @@ def test_a_bare_name_leads_each_file_of_that_name_with_its_head() -> None:
     ranked = _ranked(
         ("a-short", 1.9), ("e-other-dev", 1.8), ("d-other", 1.5), ("c-doc", 1.2), ("f-head", 1.0)
     )
-    out = head_first(ranked, trails, ["dev.py"])
+    out = as_scored(head_first(ranked, trails, ["dev.py"]))
     assert [s.id for s in out] == ["c-doc", "a-short", "f-head", "e-other-dev", "d-other"]
 
 
@@ -93,7 +93,7 @@ def test_first_line(trail: str, line: int | None) -> None:
 
 def test_head_goes_just_above_the_files_best() -> None:
     ranked = _ranked(("a-short", 1.9), ("b-class", 1.9), ("d-other", 1.5), ("c-doc", 1.2))
-    out = head_first(ranked, TRAILS, ["src/pkg/dev.py"])
+    out = as_scored(head_first(ranked, TRAILS, ["src/pkg/dev.py"]))
     assert [s.id for s in out] == ["c-doc", "a-short", "b-class", "d-other"]
     head = out[0]
     assert head.score == round(1.9 + 1e-9, 9)
@@ -114,7 +114,7 @@ def test_nothing_moves_when_the_head_leads_or_nothing_is_named() -> None:
 @given(st.lists(st.floats(0.1, 3.0), min_size=4, max_size=4))
 def test_head_leads_its_file_and_nothing_else_moves(scores: list[float]) -> None:
     ranked = _ranked(*zip(sorted(TRAILS), scores, strict=True))
-    out = head_first(ranked, TRAILS, ["src/pkg/dev.py"])
+    out = as_scored(head_first(ranked, TRAILS, ["src/pkg/dev.py"]))
     assert sorted(s.id for s in out) == sorted(TRAILS)
     assert out == sorted(out, key=lambda s: (-s.score, s.id))  # the pipeline's order
     mine = [s.id for s in out if s.id != "d-other"]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.lanes.latest import asks_latest, latest_first, newest, release_of
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 
 BOTH_BACKENDS = True  # the integration test runs on SQLite and PostgreSQL (conftest.py)
 
@@ -174,7 +174,7 @@ def test_latest_first_leads_keeps_orders_and_the_parts_add_up(scores, chosen) ->
         key=lambda s: (-s.score, s.id),
     )
     mine = {f"b{n}": 1.0 for n in chosen if n < len(scores)}
-    out = latest_first(ranked, mine)
+    out = as_scored(latest_first(ranked, mine))
     assert sorted(s.id for s in out) == sorted(s.id for s in ranked)
     lead = [s.id for s in out[: len(mine)]]
     assert set(lead) == set(mine)

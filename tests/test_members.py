@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.members import members_first
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from credo.retrieval.specific import TOP
 from credo.store.defn_stats import encode
 from credo.store.stem import stem, tokens
@@ -65,12 +65,12 @@ def _stepped(order: list[str], steps: list[int], gap: float) -> list[Scored]:
 
 
 def _order(ranked: list[Scored]) -> list[str]:
-    return [s.id for s in ranked]
+    return [s.id for s in as_scored(ranked)]
 
 
 def test_a_class_head_goes_just_below_its_last_member_in_the_first_ranks() -> None:
     ranked = _ranked(("head", 1.5), ("other", 1.2), ("put", 1.1), ("get", 0.9), ("doc", 0.5))
-    out = members_first(ranked, TRAILS, ROWS)
+    out = as_scored(members_first(ranked, TRAILS, ROWS))
     assert _order(out) == ["other", "put", "get", "head", "doc"]
     head = out[3]
     assert head.score == round(0.9 - 1e-9, 9)
@@ -132,7 +132,7 @@ def test_nested_classes_go_below_their_members_whatever_their_ids(
     outer, inner, method = ids
     trails, rows = _nest(outer, inner, method)
     ranked = _ranked((outer, 1.5), (inner, 1.2), (method, 1.0))
-    out = members_first(ranked, trails, rows)
+    out = as_scored(members_first(ranked, trails, rows))
     assert _order(out) == [method, inner, outer]
     assert [s.score for s in out] == [1.0, round(1.0 - 1e-9, 9), round(1.0 - 2e-9, 9)]
     for s in out:  # (a head moved twice lists what it lost once, in one part)
@@ -145,7 +145,7 @@ def test_a_moved_head_at_the_edge_of_the_first_ranks_keeps_the_list_in_order() -
     ranked = _ranked(("head", 1.5), *filler, ("put", 0.5), ("a_tie", round(0.5 - 1e-9, 9)))
     ranked.sort(key=lambda s: (-s.score, s.id))
     trails = {**TRAILS, **{i: f"x.py › f{i} L1-L2" for i, _ in filler}, "a_tie": "t.py › t L1-L2"}
-    out = members_first(ranked, trails, ROWS)
+    out = as_scored(members_first(ranked, trails, ROWS))
     assert out == sorted(out, key=lambda s: (-s.score, s.id))
     assert _order(out)[-3:] == ["put", "a_tie", "head"]
 
@@ -167,7 +167,7 @@ def test_the_same_candidates_best_first_and_only_class_heads_move_below_their_me
         _ranked(*zip(order, (round(s, 9) for s in scores), strict=True)),
         key=lambda s: (-s.score, s.id),
     )
-    out = members_first(ranked, TRAILS, ROWS)
+    out = as_scored(members_first(ranked, TRAILS, ROWS))
     assert sorted(_order(out)) == sorted(_order(ranked))
     assert [s.score for s in out] == sorted((s.score for s in out), reverse=True)
     moved = {s.id for s in out if "members" in s.lanes}
@@ -259,7 +259,7 @@ def test_past_the_first_ranks_and_with_ties_the_result_is_in_the_pipelines_order
 ) -> None:
     # scores a grain apart or equal, so a moved head ties with what sits past rank 10
     ranked = _stepped(order, steps, 1e-9)
-    out = members_first(ranked, {**TRAILS, **_FILLER}, ROWS)
+    out = as_scored(members_first(ranked, {**TRAILS, **_FILLER}, ROWS))
     assert out == sorted(out, key=lambda s: (-s.score, s.id))
     assert sorted(_order(out)) == sorted(_order(ranked))
 
@@ -277,7 +277,7 @@ def test_every_class_head_moved_ends_below_all_its_members_nested_or_not(
     order: list[str], steps: list[int]
 ) -> None:
     ranked = _stepped(order, steps, 0.1)
-    out = members_first(ranked, {**TRAILS, **_NEST_TRAILS}, {**ROWS, **_NEST_ROWS})
+    out = as_scored(members_first(ranked, {**TRAILS, **_NEST_TRAILS}, {**ROWS, **_NEST_ROWS}))
     assert out == sorted(out, key=lambda s: (-s.score, s.id))
     found = {s.id: s for s in out}
     before = {s.id: s.score for s in ranked}

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from credo import Memory
 from credo.retrieval import named as naming
 from credo.retrieval.named import Found, Named, lifted, named_definitions, named_in
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from tests.lane_runs import cold_then_warm
 
 
@@ -56,13 +56,13 @@ def _ranked(*ids: str) -> list[Scored]:
 
 def test_a_path_named_definition_leads_and_its_gain_is_a_part() -> None:
     ranked = _ranked("a", "b", "c", "d")
-    out = lifted(ranked, ["c"])
+    out = as_scored(lifted(ranked, ["c"]))
     assert [s.id for s in out] == ["c", "a", "b", "d"]
     first = out[0]
     assert sum(first.lanes.values()) == pytest.approx(first.score)
     assert lifted(ranked, ["a"]) is ranked  # already first: the same list
     assert lifted(ranked, ["zz"]) is ranked  # not a candidate
-    assert [s.id for s in lifted(ranked, ["d", "b"])] == ["d", "b", "a", "c"]
+    assert [s.id for s in as_scored(lifted(ranked, ["d", "b"]))] == ["d", "b", "a", "c"]
 
 
 # A Go package where the word of the definition asked about is in every test: "execute"
@@ -258,7 +258,7 @@ def test_lifted_keeps_every_candidate_and_puts_the_named_first(
         key=lambda s: (-s.score, s.id),
     )
     asked = [f"b{n}" for n in named]
-    out = lifted(ranked, asked)
+    out = as_scored(lifted(ranked, asked))
     assert sorted(s.id for s in out) == sorted(s.id for s in ranked)
     assert [s.score for s in out] == sorted((s.score for s in out), reverse=True)
     present = [i for i in asked if any(s.id == i for s in ranked)]

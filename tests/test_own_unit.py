@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.own_unit import with_own_units
-from credo.retrieval.rank import DEFAULT_WEIGHTS, Weights, compose
+from credo.retrieval.rank import DEFAULT_WEIGHTS, Weights, as_scored, compose
 
 # Four sibling methods whose parameter lists repeat "default" and "timeout" (httpx's
 # Client.get/head/delete/options, cut down), and the class that documents the parameter.
@@ -125,11 +125,11 @@ def test_only_notes_gain_and_never_past_the_lane_s_weight_or_their_keyword_share
     candidates = {i: 0.5 for i in set(keyword) | set(lanes["defn"]) | set(lanes["line"])}
     trails = {i: f"{i}.py L1-L2" for i in passages if i in candidates}  # (as the pipeline's)
     weights = Weights()
-    before = {s.id: s for s in compose(lanes, candidates, weights)}
+    before = {s.id: s for s in as_scored(compose(lanes, candidates, weights))}
     after = {
         s.id: s
-        for s in compose(
-            with_own_units(lanes, candidates, trails, weights.lanes), candidates, weights
+        for s in as_scored(
+            compose(with_own_units(lanes, candidates, trails, weights.lanes), candidates, weights)
         )
     }
     best_keyword = max(keyword.values())

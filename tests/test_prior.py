@@ -15,7 +15,7 @@ from credo.retrieval.prior import (
     weighed_sets,
     weighed_tests,
 )
-from credo.retrieval.rank import Weights, compose, compose_reference
+from credo.retrieval.rank import Weights, as_scored, compose, compose_reference
 
 
 @pytest.mark.parametrize(
@@ -47,14 +47,14 @@ def test_a_changelog_candidate_gives_up_a_share_listed_as_its_own_part() -> None
     lanes = {"bm25f": {"doc": 10.0, "log": 10.0}, "heat": {"doc": 1.0, "log": 1.0}}
     confidence = {"doc": 0.5, "log": 0.5}
     weights = Weights(history=0.75)
-    ranked = compose(lanes, confidence, weights, {"log"})
+    ranked = as_scored(compose(lanes, confidence, weights, {"log"}))
     assert ranked == compose_reference(lanes, confidence, weights, {"log"})
     assert [s.id for s in ranked] == ["doc", "log"]  # a tie, broken by the prior
     log = ranked[1]
     assert log.score == pytest.approx(0.75 * ranked[0].score)
     assert log.lanes["history"] < 0
     assert sum(log.lanes.values()) == pytest.approx(log.score)
-    unchanged = compose(lanes, confidence, Weights(history=1.0), {"log"})
+    unchanged = as_scored(compose(lanes, confidence, Weights(history=1.0), {"log"}))
     assert [s.score for s in unchanged] == [ranked[0].score] * 2
     assert "history" not in unchanged[1].lanes
 
@@ -142,7 +142,7 @@ def test_a_test_candidate_gives_up_a_share_listed_as_its_own_part() -> None:
     lanes = {"bm25f": {"code": 10.0, "test": 10.0}, "defn": {"code": 1.0, "test": 1.0}}
     confidence = {"code": 0.5, "test": 0.5}
     weights = Weights(tests=0.5)
-    ranked = compose(lanes, confidence, weights, (), {"test"})
+    ranked = as_scored(compose(lanes, confidence, weights, (), {"test"}))
     assert ranked == compose_reference(lanes, confidence, weights, (), {"test"})
     assert [s.id for s in ranked] == ["code", "test"]
     assert ranked[1].score == pytest.approx(0.5 * ranked[0].score)
@@ -238,17 +238,17 @@ def test_an_inner_candidate_gives_up_a_share_listed_as_its_own_part() -> None:
     lanes = {"bm25f": {"fn": 10.0, "para": 10.0}, "heat": {"fn": 1.0, "para": 1.0}}
     confidence = {"fn": 0.5, "para": 0.5}
     weights = Weights(inner=0.9)
-    ranked = compose(lanes, confidence, weights, (), (), {"para"})
+    ranked = as_scored(compose(lanes, confidence, weights, (), (), {"para"}))
     assert ranked == compose_reference(lanes, confidence, weights, (), (), {"para"})
     assert [s.id for s in ranked] == ["fn", "para"]
     assert ranked[1].score == pytest.approx(0.9 * ranked[0].score)
     assert ranked[1].lanes["inner"] < 0
     assert sum(ranked[1].lanes.values()) == pytest.approx(ranked[1].score)
     # test code gives up its own share, not both
-    both = compose(lanes, confidence, weights, (), {"para"}, {"para"})
+    both = as_scored(compose(lanes, confidence, weights, (), {"para"}, {"para"}))
     assert both[1].score == pytest.approx(0.5 * both[0].score)
     assert "inner" not in both[1].lanes
-    unchanged = compose(lanes, confidence, Weights(inner=1.0), (), (), {"para"})
+    unchanged = as_scored(compose(lanes, confidence, Weights(inner=1.0), (), (), {"para"}))
     assert [s.score for s in unchanged] == [ranked[0].score] * 2
 
 

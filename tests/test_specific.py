@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from credo.retrieval.specific import TOP, specific_first, without_lines
 from credo.store.fts import query_terms
 
@@ -90,8 +90,8 @@ def _ranked() -> list[Scored]:
 def test_a_child_whose_own_heading_adds_a_query_word_goes_above_its_parent() -> None:
     scores_of, asked = _scores(TABLE)
     ranked = _ranked()
-    out = specific_first(ranked, {"p": PARENT, "c": CHILD}, TERMS, {"p": 21.0, "c": 21.6},
-                         scores_of, lambda _: 1.0)  # fmt: skip
+    out = as_scored(specific_first(ranked, {"p": PARENT, "c": CHILD}, TERMS, {"p": 21.0, "c": 21.6},
+                         scores_of, lambda _: 1.0))  # fmt: skip
     assert [s.id for s in out] == ["c", "p", "x"]
     lifted = out[0]
     assert lifted.score == round(1.77 + 1e-9, 9) > out[1].score
@@ -198,10 +198,10 @@ def test_the_result_is_the_same_candidates_best_first(
     raw = {i: r for i, (*_, r) in zip(ids, rows, strict=True)}
     table = {i: {t: (r + len(t) * n) / 7 for n, t in enumerate(terms)} for i, r in raw.items()}
     scores_of, _ = _scores(table)
-    out = specific_first(ranked, trails, list(dict.fromkeys(terms)), raw, scores_of,
-                         lambda _: 1.0)  # fmt: skip
-    again = specific_first(ranked, trails, list(dict.fromkeys(terms)), raw, scores_of,
-                           lambda _: 1.0)  # fmt: skip
+    out = as_scored(specific_first(ranked, trails, list(dict.fromkeys(terms)), raw, scores_of,
+                         lambda _: 1.0))  # fmt: skip
+    again = as_scored(specific_first(ranked, trails, list(dict.fromkeys(terms)), raw, scores_of,
+                           lambda _: 1.0))  # fmt: skip
     assert out == again  # deterministic
     assert sorted(s.id for s in out) == sorted(ids)
     assert [(-s.score, s.id) for s in out] == sorted((-s.score, s.id) for s in out)
@@ -230,8 +230,8 @@ def test_what_is_taken_is_scaled_as_spread_and_support_scaled_the_score() -> Non
     # unhalved, the same parts lift c: the rule itself is unchanged
     whole = [Scored("p", 3.54, {k: v for k, v in ranked[0].lanes.items() if k != "again"}),
              Scored("c", 3.3, ranked[1].lanes), ranked[2]]  # fmt: skip
-    lifted = specific_first(whole, {"p": PARENT, "c": CHILD}, TERMS, {"p": 21.0},
-                            scores_of, lambda _: 1.0)  # fmt: skip
+    lifted = as_scored(specific_first(whole, {"p": PARENT, "c": CHILD}, TERMS, {"p": 21.0},
+                            scores_of, lambda _: 1.0))  # fmt: skip
     assert [s.id for s in lifted] == ["c", "p", "x"]
 
 

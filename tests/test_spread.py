@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from credo import Memory
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from credo.retrieval.specific import sections
 from credo.retrieval.spread import AGAIN, asks_several, spread
 
@@ -139,7 +139,7 @@ def test_a_second_passage_goes_below_an_unseen_section_within_half_its_score() -
         "b": _trail("d.md", "B"),
         "c": _trail("e.md", "A"),  # the same title in another file: its own section
     }
-    out = spread(ranked, trails)
+    out = as_scored(spread(ranked, trails))
     assert [s.id for s in out] == ["a1", "b", "a2", "c"]
     assert out[2].score == pytest.approx(0.45)
     assert out[2].lanes == {"bm25f": 0.9, "again": pytest.approx(-0.45)}
@@ -173,7 +173,7 @@ def test_each_sections_best_keeps_its_score_and_the_parts_add_up(
         for n, (i, ((path, titles), _)) in enumerate(zip(ids, rows, strict=True))
         if titles is not None
     }
-    out = spread(ranked, trails)
+    out = as_scored(spread(ranked, trails))
     assert out == spread(ranked, trails)  # deterministic
     assert sorted(s.id for s in out) == sorted(ids)
     assert [s.score for s in out] == sorted((s.score for s in out), reverse=True)
@@ -199,5 +199,5 @@ def test_a_trail_without_a_line_range_is_its_own_section() -> None:
     trails = {"a": "guide.md › Logging", "b": "guide.md › Locks", "c": "guide.md › Using Lua"}
     assert spread(ranked, trails) is ranked
     # the same section, with and without a range, is still one
-    out = spread(ranked, {"a": "guide.md › Logging L1-L4", "b": "guide.md › Logging"})
+    out = as_scored(spread(ranked, {"a": "guide.md › Logging L1-L4", "b": "guide.md › Logging"}))
     assert [s.id for s in out] == ["a", "c", "b"]

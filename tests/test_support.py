@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.config import Settings
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from credo.retrieval.specific import TOP, sections
 from credo.retrieval.support import SHARE, by_file_support
 
@@ -29,7 +29,7 @@ def _trails(**files: str) -> dict[str, str]:
 
 def test_a_tie_goes_to_the_file_held_more_often() -> None:
     ranked = _ranked(("a1", 1.8), ("b1", 1.8), ("b2", 0.9), ("b3", 0.9))
-    out = by_file_support(ranked, _trails(a1="a.md", b1="b.md", b2="b.md", b3="b.md"))
+    out = as_scored(by_file_support(ranked, _trails(a1="a.md", b1="b.md", b2="b.md", b3="b.md")))
     assert [s.id for s in out] == ["b1", "a1", "b2", "b3"]
     assert out[0].lanes["support"] == round(1.8 * SHARE * 2, 9)
     assert out[0].score == round(sum(out[0].lanes.values()), 9)  # the parts add up
@@ -38,7 +38,7 @@ def test_a_tie_goes_to_the_file_held_more_often() -> None:
 def test_a_clear_lead_stays() -> None:
     # 1.8 against 1.7: ~6% apart, far past what two other passages give (0.1%)
     ranked = _ranked(("a1", 1.8), ("b1", 1.7), ("b2", 0.9), ("b3", 0.9))
-    out = by_file_support(ranked, _trails(a1="a.md", b1="b.md", b2="b.md", b3="b.md"))
+    out = as_scored(by_file_support(ranked, _trails(a1="a.md", b1="b.md", b2="b.md", b3="b.md")))
     assert [s.id for s in out] == ["a1", "b1", "b2", "b3"]
 
 
@@ -67,7 +67,7 @@ def test_invariants(rows: list[tuple[float, str]]) -> None:
     ranked = _ranked(*((f"id{n:02d}", score) for n, (score, _) in enumerate(rows)))
     files = {f"id{n:02d}": f for n, (_, f) in enumerate(rows)}
     trails = _trails(**{i: f"{f}.md" for i, f in files.items()})
-    out = by_file_support(ranked, trails)
+    out = as_scored(by_file_support(ranked, trails))
     assert sorted(s.id for s in out) == sorted(s.id for s in ranked)
     scores = [s.score for s in out]
     assert scores == sorted(scores, reverse=True)
@@ -130,7 +130,9 @@ def test_a_tie_inside_one_file_stays_a_tie() -> None:
     # ``[*.pyi]`` and ``[*.py]`` of one .editorconfig tie: both gain alike, so the tie is
     # still there for head.by_line_in_ties to put in the file's order (project_files cove-f03)
     ranked = _ranked(("e-pyi", 1.5), ("e-py", 1.5), ("e-rst", 1.2), ("x1", 1.4))
-    out = by_file_support(ranked, _trails(**{"e-pyi": "e", "e-py": "e", "e-rst": "e", "x1": "x"}))
+    out = as_scored(
+        by_file_support(ranked, _trails(**{"e-pyi": "e", "e-py": "e", "e-rst": "e", "x1": "x"}))
+    )
     assert [s.id for s in out] == ["e-py", "e-pyi", "x1", "e-rst"]
     assert out[0].score == out[1].score > 1.5
     assert "support" not in out[3].lanes

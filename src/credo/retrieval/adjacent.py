@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from itertools import pairwise
 
-from credo.retrieval.rank import Scored, rescored
+from credo.retrieval.rank import ID, SCORE, Ranked, rescored
 from credo.retrieval.specific import by_score, sections
 from credo.store.fts import STOPWORDS
 from credo.store.identifier import name_parts
@@ -55,12 +55,12 @@ Extras = Callable[[Iterable[str]], Mapping[str, str]]  # ``Store.index_extras``
 
 
 def adjacent_first(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     query: str,
     texts: Mapping[str, str],
     trails: Mapping[str, str],
     extras: Extras,
-) -> list[Scored]:
+) -> list[Ranked]:
     """``ranked`` (score desc) with each passage of a non-code file among the first ``TOP``
     raised by ``SHARE`` of its score per pair of ``query``'s words it holds side by side,
     then in score order again (stable: a tie keeps the order it had); the same list when
@@ -73,7 +73,7 @@ def adjacent_first(
     if not asked:
         return ranked
     top = ranked[:TOP]
-    prose = [s.id for s in top if (t := trails.get(s.id)) is not None and not _code(t)]
+    prose = [s[ID] for s in top if (t := trails.get(s[ID])) is not None and not _code(t)]
     if not prose:
         return ranked
     held = extras(prose)
@@ -92,9 +92,9 @@ def adjacent_first(
         return ranked
     out = list(top)
     for at, s in enumerate(top):
-        if (n := gains.get(s.id)) is None:
+        if (n := gains.get(s[ID])) is None:
             continue
-        out[at] = rescored(s, round(s.score * (1.0 + SHARE * n), 9), "adjacent")
+        out[at] = rescored(s, round(s[SCORE] * (1.0 + SHARE * n), 9), "adjacent")
     out.sort(key=by_score, reverse=True)  # (stable, and stable under reverse)
     return out + ranked[TOP:]
 

@@ -9,20 +9,19 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import chain, compress, filterfalse
 from operator import eq, itemgetter, not_
 
-from credo.retrieval.rank import Scored, brought_along
+from credo.retrieval.rank import ID, PARTS, SCORE, Ranked, brought_along
 from credo.retrieval.truth_graph import NO_IDS, LockMemo, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
 
 __all__ = ["gather", "lock_conflicts", "lock_marks", "raised"]
 
-_new = tuple.__new__  # (a Scored without its Python-level __new__)
 _FREE = itemgetter(1)  # its unlocked current conflicts
 _PLACE_FIRST_OUT = itemgetter(0, 1)  # (of an edit of ``gather``'s)
 
 
-def raised(s: Scored, score: float, part: str) -> Scored:
+def raised(s: Ranked, score: float, part: str) -> Ranked:
     """``s`` at ``score``, the difference listed as ``part`` so the parts still add up."""
-    return _new(Scored, (s.id, score, {**s.lanes, part: round(score - s.score, 9)}))
+    return (s[ID], score, {**s[PARTS], part: round(score - s[SCORE], 9)})
 
 
 def lock_conflicts(graph: TruthGraph, locks: Sequence[str]) -> LockMemo:
@@ -62,7 +61,7 @@ def lock_marks(graph: TruthGraph, locks: Sequence[str], lock_set: set[str]) -> d
 
 
 def gather(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     graph: TruthGraph,
     locks: Sequence[str],
     touched: set[str],
@@ -72,7 +71,7 @@ def gather(
     linked: list[str] | None = None,
     own: bool = False,
 ) -> tuple[
-    list[Scored],
+    list[Ranked],
     list[str] | None,
     tuple[tuple[str, ...], ...],
     dict[str, Standing],
@@ -109,7 +108,7 @@ def gather(
         wanted = touched.union(heads).difference(superseded)
     ids_given = ids is not None
     if ids is None:
-        ids = [s.id for s in ranked]
+        ids = [s[ID] for s in ranked]
     if linked is not None and wanted is touched:
         order = linked
     else:
@@ -239,13 +238,13 @@ def gather(
     groups: list[tuple[str, ...]] = []
     placed: set[str] = set()
     # (place, 1: the member there taken out | 0: the others put in there, and their ids)
-    edits: list[tuple[int, int, list[Scored], list[str]]] = []
+    edits: list[tuple[int, int, list[Ranked], list[str]]] = []
     for i in leaders:
         n = where[i]
         if i in placed:  # (a member of a group placed at its leader's)
             edits.append((n, 1, [], []))
             continue
-        score = ranked[n].score
+        score = ranked[n][SCORE]
         group = group_of[i]
         # The group takes the place of its best member, the others after it at its score:
         # ranked ones in rank order, then those brought along, by id.
@@ -255,11 +254,11 @@ def gather(
             rest = sorted(filter(relevant.__contains__, group), key=where.__getitem__)
             del rest[rest.index(i)]
             rest += sorted(filterfalse(relevant.__contains__, group))
-        put: list[Scored] = []
+        put: list[Ranked] = []
         for m in rest:
             if m not in relevant:
                 put.append(brought_along(m, score))
-            elif (was := ranked[where[m]]).score < score:
+            elif (was := ranked[where[m]])[SCORE] < score:
                 put.append(raised(was, score, "contradicts"))
             else:
                 put.append(was)

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from credo.retrieval.rank import Scored, rescored
+from credo.retrieval.rank import ID, SCORE, Ranked, rescored
 from credo.retrieval.specific import by_score, without_lines
 from credo.types import CODE_EXTENSIONS, TRAIL_SEPARATOR
 
@@ -52,14 +52,14 @@ def _section(trail: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] 
     return parts, tuple(parts[:n] for n in range(2, len(parts)))
 
 
-def heads_after_members(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+def heads_after_members(ranked: list[Ranked], trails: Mapping[str, str]) -> list[Ranked]:
     """``ranked`` with each code passage that holds the section of one ranked above it,
     among the first ``WINDOW``, counting ``AGAIN`` of its score, sorted again by score
     (stable); the same list when none does."""
     outer: set[tuple[str, ...]] = set()  # the outer sections of the passages met
-    out: list[Scored] | None = None
+    out: list[Ranked] | None = None
     for at, scored in enumerate(ranked[:WINDOW]):
-        trail = trails.get(scored.id)
+        trail = trails.get(scored[ID])
         if not trail:
             continue
         known = _section(trail)
@@ -69,7 +69,7 @@ def heads_after_members(ranked: list[Scored], trails: Mapping[str, str]) -> list
         if section in outer:
             if out is None:
                 out = ranked.copy()
-            out[at] = rescored(scored, round(scored.score * AGAIN, 9), "contained")
+            out[at] = rescored(scored, round(scored[SCORE] * AGAIN, 9), "contained")
         if around:
             outer.update(around)
     if out is None:

@@ -44,7 +44,7 @@ import bisect
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from credo.retrieval.conflict_groups import gather, lock_conflicts, raised
-from credo.retrieval.rank import Scored, Weights, brought_along
+from credo.retrieval.rank import ID, PARTS, SCORE, Ranked, Weights, brought_along
 from credo.retrieval.truth_graph import NO_IDS, Relevant, Standing, TruthGraph
 from credo.store.fts import CandidateRow
 
@@ -114,7 +114,7 @@ class Currency:
 
     def __init__(
         self,
-        ranked: list[Scored],
+        ranked: list[Ranked],
         superseded: tuple[str, ...] = (),
         retired_locks: frozenset[str] = frozenset(),
         standing: Mapping[str, Standing] | None = None,
@@ -153,7 +153,7 @@ class Currency:
         tails = self.tails
         if not tails:
             return self
-        ranked: list[Scored] = []
+        ranked: list[Ranked] = []
         groups: list[tuple[str, ...]] = []
         standing = dict(self.standing)
         rows = dict(self.rows)
@@ -161,15 +161,15 @@ class Currency:
         eager = {g[0]: g for g in self.groups}
         for s in self.ranked:
             ranked.append(s)
-            info = tails.get(s.id)
+            info = tails.get(s[ID])
             if info is None:
-                if (group := eager.get(s.id)) is not None:
+                if (group := eager.get(s[ID])) is not None:
                     groups.append(group)
                 continue
-            score = s.score
+            score = s[SCORE]
             ranked += [brought_along(m, score) for m in info[3]]
             groups.append(info[2])
-            standing.setdefault(s.id, info[0])  # type: ignore[arg-type]
+            standing.setdefault(s[ID], info[0])  # type: ignore[arg-type]
             for m, said in info[4].items():  # (a mark set since, e.g. what it hides, stays)
                 standing.setdefault(m, said)
             rows.update(info[5])
@@ -190,7 +190,7 @@ class Currency:
 
 
 def resolve(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     rows: Mapping[str, CandidateRow],
     locks: Sequence[str],
     graph: TruthGraph,
@@ -213,7 +213,7 @@ def resolve(
 
 
 def resolve_lazy(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     rows: Mapping[str, CandidateRow],
     locks: Sequence[str],
     graph: TruthGraph,
@@ -249,7 +249,7 @@ def resolve_lazy(
             ranking, but takes the standing of the candidates it replaces.
     """
     if touched is None:
-        touched = graph.touched([*(s.id for s in ranked), *locks])
+        touched = graph.touched([*(s[ID] for s in ranked), *locks])
     if not touched:
         return Currency(ranked)
     given = ranked
@@ -337,13 +337,13 @@ def resolve_lazy(
 
 
 def _supersede(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     rows: Mapping[str, CandidateRow],
     graph: TruthGraph,
     weights: Weights,
     include_superseded: bool,
     touched: Collection[str],
-) -> tuple[list[Scored], dict[str, None], Collection[str]]:
+) -> tuple[list[Ranked], dict[str, None], Collection[str]]:
     """The ranking with each superseded candidate replaced by its unlocked heads (kept
     too, after them, with ``include_superseded``), the evidence of current beliefs pooled;
     the superseded candidates, in rank order; and the heads that stand in for them. Only
@@ -359,26 +359,26 @@ def _supersede(
     if not gone and not pooled:
         return ranked, {}, ()  # no candidate superseded, none hiding another: nothing moves
     # Only a touched candidate moves, and only one can be a head: the others are not read.
-    by_id = {s.id: s for s in ranked if s.id in touched}
+    by_id = {s[ID]: s for s in ranked if s[ID] in touched}
     moved = {x: _pooled(by_id[x], h, rows, graph.rows, weights) for x, h in pooled.items()}
     inherited: dict[str, float] = {}
     for x in gone:
-        score = by_id[x].score
+        score = by_id[x][SCORE]
         for head in graph.heads(x):
             if head not in graph.locked and inherited.get(head, -1.0) < score:
                 inherited[head] = score
     for head, score in inherited.items():
         own = moved.get(head) or by_id.get(head)
         if own is None:
-            moved[head] = Scored(head, score, {"supersedes": score})
-        elif score > own.score:
+            moved[head] = (head, score, {"supersedes": score})
+        elif score > own[SCORE]:
             moved[head] = raised(own, score, "supersedes")
 
     # Current beliefs before history at equal scores (a head inherits its predecessor's).
-    def key(s: Scored) -> tuple[float, bool, str]:
-        return (-s.score, s.id in gone, s.id)
+    def key(s: Ranked) -> tuple[float, bool, str]:
+        return (-s[SCORE], s[ID] in gone, s[ID])
 
-    out = [s for s in ranked if s.id not in gone and s.id not in moved]
+    out = [s for s in ranked if s[ID] not in gone and s[ID] not in moved]
     placed = [*moved.values(), *(by_id[x] for x in gone if include_superseded)]
     for s in sorted(placed, key=key):
         bisect.insort(out, s, key=key)
@@ -386,21 +386,21 @@ def _supersede(
 
 
 def _pooled(
-    s: Scored,
+    s: Ranked,
     hidden: Sequence[str],
     rows: Mapping[str, CandidateRow],
     far: Mapping[str, CandidateRow],
     weights: Weights,
-) -> Scored:
+) -> Ranked:
     """``s`` with the posterior part recomputed from its evidence plus the positive evidence
     of the beliefs it hides."""
-    alpha, beta = rows[s.id][1], rows[s.id][2]
+    alpha, beta = rows[s[ID]][1], rows[s[ID]][2]
     for h in hidden:
         row = rows.get(h) or far.get(h)
         if row is not None:
             alpha += max(row[1] - 1.0, 0.0)
     prior = weights.posterior * (alpha / (alpha + beta) - 0.5)
-    lanes = {k: v for k, v in s.lanes.items() if k != "posterior"}
+    lanes = {k: v for k, v in s[PARTS].items() if k != "posterior"}
     if prior:
         lanes["posterior"] = prior
-    return Scored(s.id, round(sum(lanes.values()), 9), lanes)
+    return (s[ID], round(sum(lanes.values()), 9), lanes)

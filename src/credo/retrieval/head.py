@@ -28,7 +28,7 @@ from itertools import compress
 from operator import eq
 
 from credo.retrieval.lanes.doc import mentions
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import ID, PARTS, SCORE, Ranked
 from credo.retrieval.specific import GRAIN, by_id, by_score, sections
 from credo.store.fts import query_terms
 from credo.store.inflection import with_base_words
@@ -78,7 +78,7 @@ def first_line(trail: str) -> int | None:
     return lines[0] if lines else None
 
 
-def head_first(ranked: list[Scored], trails: Mapping[str, str], paths: list[str]) -> list[Scored]:
+def head_first(ranked: list[Ranked], trails: Mapping[str, str], paths: list[str]) -> list[Ranked]:
     """``ranked`` (score desc, id asc) with each named file's head passage (its lowest
     first line, then id) just above the file's best passage; the same list when none moves.
     A trail's path is the file's path from the store's root, or ends with the named one
@@ -91,11 +91,11 @@ def head_first(ranked: list[Scored], trails: Mapping[str, str], paths: list[str]
             continue
         for at, s in enumerate(out):
             if (
-                (trail := trails.get(s.id))
+                (trail := trails.get(s[ID]))
                 and ((file := sections(trail)[0]) == path or file.endswith("/" + path))
                 and (line := first_line(trail)) is not None
             ):
-                files.setdefault(file, []).append((at, line, s.id))
+                files.setdefault(file, []).append((at, line, s[ID]))
     for passages in files.values():  # ("conftest.py": each file of that name its own head)
         mine = list(dict.fromkeys(passages))  # (a file two named paths both match)
         at, _, _ = min(mine, key=lambda m: (m[1], m[2]))
@@ -103,9 +103,9 @@ def head_first(ranked: list[Scored], trails: Mapping[str, str], paths: list[str]
         if at == best:
             continue
         head = out[at]
-        score = round(out[best].score + GRAIN, 9)
-        lanes = {**head.lanes, "head": round(score - head.score, 9)}
-        out[at] = Scored(head.id, score, lanes)
+        score = round(out[best][SCORE] + GRAIN, 9)
+        lanes = {**head[PARTS], "head": round(score - head[SCORE], 9)}
+        out[at] = (head[ID], score, lanes)
         moved = True
     if not moved:
         return ranked
@@ -114,7 +114,7 @@ def head_first(ranked: list[Scored], trails: Mapping[str, str], paths: list[str]
     return out
 
 
-def by_line_in_ties(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+def by_line_in_ties(ranked: list[Ranked], trails: Mapping[str, str]) -> list[Ranked]:
     """``ranked`` (score desc, id asc) with each exact tie's passages of one file in the
     order the file reads (first line, then id), in the places that file's passages hold in
     the tie; the same list when nothing moves. Two passages of a file the question scores
@@ -144,18 +144,18 @@ def by_line_in_ties(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
     return out
 
 
-def _in_file_order(run: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+def _in_file_order(run: list[Ranked], trails: Mapping[str, str]) -> list[Ranked]:
     """``run`` (tied, by id) with each file's passages in its places by (first line, id)."""
     slots: dict[str, list[int]] = {}
     for at, s in enumerate(run):
-        if trail := trails.get(s.id):
+        if trail := trails.get(s[ID]):
             slots.setdefault(sections(trail)[0], []).append(at)
     out = run
     for places in slots.values():
         if len(places) < 2:
             continue
         mine = [run[at] for at in places]
-        ordered = sorted(mine, key=lambda s: (_line_key(trails[s.id]), s.id))
+        ordered = sorted(mine, key=lambda s: (_line_key(trails[s[ID]]), s[ID]))
         if ordered != mine:
             if out is run:
                 out = list(run)

@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from credo.retrieval.rank import Scored, rescored
+from credo.retrieval.rank import ID, SCORE, Ranked, rescored
 from credo.retrieval.specific import GRAIN, TOP, by_id, by_score, sections
 from credo.store.defn_stats import term_count
 from credo.store.stem import stem, tokens
@@ -71,8 +71,8 @@ def _span(candidate: str, row: DefnHit) -> _Span:
 
 
 def members_first(
-    ranked: list[Scored], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
-) -> list[Scored]:
+    ranked: list[Ranked], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
+) -> list[Ranked]:
     """``ranked`` with each class head that the rule above moves just below its last
     member in the first ``TOP`` (best first, in the pipeline's order of score then id; the
     same list when none moves). ``rows``: the definitions the keyword hits sit in
@@ -89,7 +89,7 @@ def members_first(
     while (found := _next_move(top, classes)) is not None:
         head, target = found
         old = top[head]
-        top[head] = rescored(old, round(top[target].score - GRAIN, 9), "members")
+        top[head] = rescored(old, round(top[target][SCORE] - GRAIN, 9), "members")
         moved = True
         _in_order(top)
     if not moved:
@@ -99,20 +99,20 @@ def members_first(
     return out
 
 
-def _in_order(ranked: list[Scored]) -> None:
+def _in_order(ranked: list[Ranked]) -> None:
     """Sort ``ranked`` in place as the pipeline does: score, best first, then id."""
     ranked.sort(key=by_id)
     ranked.sort(key=by_score, reverse=True)
 
 
 def _classes(
-    top: list[Scored], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
+    top: list[Ranked], trails: Mapping[str, str], rows: Mapping[str, list[DefnHit]]
 ) -> dict[str, frozenset[str]]:
     """Each head in ``top`` whose definition declares members -> its members in ``top``:
     the candidates whose definition (a row: file and lines) is nested in the head's."""
     # In (file, first line, longest first) order, what is nested in a definition follows
     # it: the spans starting before it ends (definitions nest or stand apart).
-    placed = sorted((_span(c.id, row) for c in top for row in rows.get(c.id, ())), key=_place)
+    placed = sorted((_span(c[ID], row) for c in top for row in rows.get(c[ID], ())), key=_place)
     out: dict[str, frozenset[str]] = {}
     for at, own in enumerate(placed):
         if not own.is_head:
@@ -134,19 +134,19 @@ def _place(span: _Span) -> tuple[str, int, int, str]:
     return span.file, span.first, -span.last, span.candidate
 
 
-def _next_move(top: list[Scored], classes: Mapping[str, frozenset[str]]) -> tuple[int, int] | None:
+def _next_move(top: list[Ranked], classes: Mapping[str, frozenset[str]]) -> tuple[int, int] | None:
     """The first (class head, its last member below it) positions in ``top``, or None
     when every class head scores below all of its members there. (A member on the head's
     own score counts as below it: only the ids would order the two, so a nested class
     and the class around it would end in the order of their ids.)"""
     for a, head in enumerate(top):
-        members = classes.get(head.id)
+        members = classes.get(head[ID])
         if members is None:
             continue
         below = [
             d
             for d, other in enumerate(top)
-            if other.id in members and (d > a or other.score == head.score)
+            if other[ID] in members and (d > a or other[SCORE] == head[SCORE])
         ]
         if below:
             return a, below[-1]

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from credo.retrieval.head import first_line
 from credo.retrieval.prior import is_test
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import ID, PARTS, SCORE, Ranked
 from credo.retrieval.specific import GRAIN, by_id, by_score, sections
 from credo.types import TRAIL_SEPARATOR, line_span, split_lines
 
@@ -291,7 +291,7 @@ def _specific(trail: str, written: str) -> tuple[bool, bool, int, str]:
     return (_last_name(trail) != written, is_test(trail), span, trail)
 
 
-def lift_paths(ranked: list[Scored], trails: Mapping[str, str], text: str) -> list[Scored]:
+def lift_paths(ranked: list[Ranked], trails: Mapping[str, str], text: str) -> list[Ranked]:
     """``ranked`` (score desc, id asc) with each definition a path in ``text`` names (its
     head: the first passage of its trail) just above the best candidate, in the order
     named; the same list when the question names no path or none moves."""
@@ -303,31 +303,31 @@ def lift_paths(ranked: list[Scored], trails: Mapping[str, str], text: str) -> li
         heads: dict[str, tuple[int, str]] = {}  # a definition's trail -> its first passage
         wanted = path.name.lower()
         for s in ranked:
-            trail = trails.get(s.id)
+            trail = trails.get(s[ID])
             if trail and _last_name(trail).lower() == wanted and _owner_matches(trail, path.owner):
                 line = first_line(trail) or 0
                 key = split_lines(trail)[0]
-                if key not in heads or (line, s.id) < heads[key]:
-                    heads[key] = (line, s.id)
+                if key not in heads or (line, s[ID]) < heads[key]:
+                    heads[key] = (line, s[ID])
         named.update((i, None) for _, i in sorted(heads.values(), key=lambda h: h[1])[:PER_NAME])
     return lifted(ranked, list(named))
 
 
-def lifted(ranked: list[Scored], named: list[str]) -> list[Scored]:
+def lifted(ranked: list[Ranked], named: list[str]) -> list[Ranked]:
     """``ranked`` with ``named`` (ids) just above the best candidate, in their order, each
     one's gain its part ``named``; the same list when none is ranked or moves."""
     if not named or not ranked:
         return ranked
-    at = {s.id: n for n, s in enumerate(ranked)}
+    at = {s[ID]: n for n, s in enumerate(ranked)}
     places = [at[i] for i in named if i in at]
     if not places or places == list(range(len(places))):
         return ranked
     out = list(ranked)
-    top = ranked[0].score
+    top = ranked[0][SCORE]
     for k, n in enumerate(reversed(places)):
         s = ranked[n]
         score = round(top + GRAIN * (k + 1), 9)
-        out[n] = Scored(s.id, score, {**s.lanes, "named": round(score - s.score, 9)})
+        out[n] = (s[ID], score, {**s[PARTS], "named": round(score - s[SCORE], 9)})
     out.sort(key=by_id)
     out.sort(key=by_score, reverse=True)
     return out

@@ -54,7 +54,7 @@ from credo.retrieval.own_unit import with_own_units
 from credo.retrieval.pack import pack_by_score
 from credo.retrieval.place import Charges, Places
 from credo.retrieval.prior import weighed_sets
-from credo.retrieval.rank import Scored, compose
+from credo.retrieval.rank import ID, Ranked, compose
 from credo.retrieval.specific import lift
 from credo.retrieval.spread import asks_several, spread
 from credo.retrieval.standing import GroupLines, Marks, picked, place_locked
@@ -110,7 +110,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     ranked, rows, around_seeds, known_trails, content = _rank(store, text, options, memo.labels)
     shared = _global(options.global_locks, locks)
     if shared:  # a global lock stands in for the project belief with its id
-        ranked = [s for s in ranked if s.id not in shared]
+        ranked = [s for s in ranked if s[ID] not in shared]
     ids = list(map(_FIRST, ranked))  # (C-level: ~110 candidates)
     state = _currency(reader, ranked, ids, rows, lock_ids, options, placings, shared)
     units = None
@@ -264,7 +264,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
     )
     charged = unit_costs.charged  # each one's line, and the file or section lines it opened
     renders = costs.shown_all(packed_ids)  # (strategy, text)
-    # (each packed belief's Scored and standing unpacked once, into names, in the loop)
+    # (each packed belief's Ranked and standing unpacked once, into names, in the loop)
     out += [
         _new(  # (a RetrievedBelief without its Python-level __new__: one per packed belief)
             RetrievedBelief,
@@ -326,7 +326,7 @@ def _retrieve(store: "Store", text: str, options: Options) -> RetrievalResult:
 
 _new = tuple.__new__
 _SECOND = itemgetter(1)
-_FIRST = itemgetter(0)  # of a packed belief (``picked``): its Scored; of a Scored: its id
+_FIRST = itemgetter(0)  # of a packed belief (``picked``): its Ranked; of a Ranked: its id
 
 # Of a group aside in ``Currency.tails`` (``TruthGraph.as_relevant``): its others longer than
 # line_floor.SHORT_CHARS, and the least their lines cost.
@@ -395,7 +395,7 @@ _STEP: dict[str, "ModuleType"] = {}  # the truth step's module (retrieval/curren
 
 def _currency(
     reader: "TruthReader",
-    ranked: list[Scored],
+    ranked: list[Ranked],
     ids: list[str],
     rows: Mapping[str, CandidateRow],
     lock_ids: list[str],
@@ -464,7 +464,7 @@ def _currency(
 def _rank(
     store: "Store", text: str, options: Options, labels: dict[str, str] | None = None
 ) -> tuple[
-    list[Scored],
+    list[Ranked],
     dict[str, CandidateRow],
     tuple[set[str], list[Link]] | None,
     dict[str, str],

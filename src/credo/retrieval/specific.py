@@ -33,7 +33,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from credo.retrieval.rank import Scored, Weights
+from credo.retrieval.rank import ID, PARTS, SCORE, Ranked, Weights
 from credo.store.stem import stem, tokens
 from credo.types import split_lines, split_trail
 
@@ -73,13 +73,13 @@ def _held(term: str, stems: set[str]) -> bool:
 
 
 def specific_first(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     trails: Mapping[str, str],
     terms: list[str],
     keyword: Mapping[str, float],
     scores_of: Callable[[list[str], list[str]], dict[str, float]],
     factor: Callable[[str], float],
-) -> list[Scored]:
+) -> list[Ranked]:
     """``ranked`` with each descendant the rule above lifts just over its ancestor (best
     first; the same list when none is). ``keyword``: the bm25f lane's raw scores;
     ``scores_of(terms, ids)``: BM25F of ``terms`` for ``ids`` (``Store.keyword_scores``);
@@ -87,7 +87,7 @@ def specific_first(
     if not terms or len(ranked) < 2:
         return ranked
     top = ranked[:TOP]
-    places = {s.id: sections(t) for s in top if (t := trails.get(s.id)) is not None}
+    places = {s[ID]: sections(t) for s in top if (t := trails.get(s[ID])) is not None}
     if len(places) < 2:
         return ranked
     done: set[tuple[str, str]] = set()
@@ -97,11 +97,11 @@ def specific_first(
         if pair is None:
             break
         above, below = pair
-        score = round(top[above].score + GRAIN, 9)
+        score = round(top[above][SCORE] + GRAIN, 9)
         moved = top[below]
-        parts = dict(moved.lanes)
-        parts["specific"] = round(score - moved.score, 9)
-        top[below] = Scored(moved.id, score, parts)
+        parts = dict(moved[PARTS])
+        parts["specific"] = round(score - moved[SCORE], 9)
+        top[below] = (moved[ID], score, parts)
         top.sort(key=by_id)
         top.sort(key=by_score, reverse=True)
         lifted = True
@@ -109,7 +109,7 @@ def specific_first(
 
 
 def _next_pair(
-    top: list[Scored],
+    top: list[Ranked],
     places: Mapping[str, tuple[str, tuple[str, ...]]],
     terms: list[str],
     keyword: Mapping[str, float],
@@ -119,52 +119,52 @@ def _next_pair(
 ) -> tuple[int, int] | None:
     """The first (ancestor, descendant) positions in ``top`` the rule lifts, or None."""
     for a, anc in enumerate(top):
-        a_place = places.get(anc.id)
-        bm25f = anc.lanes.get("bm25f", 0.0)
-        raw = keyword.get(anc.id, 0.0)
+        a_place = places.get(anc[ID])
+        bm25f = anc[PARTS].get("bm25f", 0.0)
+        raw = keyword.get(anc[ID], 0.0)
         if a_place is None or not a_place[1] or bm25f <= 0 or raw <= 0:
             continue
         path, a_sections = a_place
         depth = len(a_sections)
         for d in range(a + 1, len(top)):
             desc = top[d]
-            d_place = places.get(desc.id)
+            d_place = places.get(desc[ID])
             if (
                 d_place is None
                 or d_place[0] != path
                 or len(d_place[1]) <= depth
                 or d_place[1][:depth] != a_sections
-                or (anc.id, desc.id) in done
+                or (anc[ID], desc[ID]) in done
             ):
                 continue
-            done.add((anc.id, desc.id))
+            done.add((anc[ID], desc[ID]))
             *outer, own = d_place[1]
             own_stems, outer_stems = _stems(own), _stems(" ".join(outer))
             added = [t for t in terms if _held(t, own_stems) and not _held(t, outer_stems)]
-            if not any(_evidence(t, anc.id, desc.id, scores_of) for t in added):
+            if not any(_evidence(t, anc[ID], desc[ID], scores_of) for t in added):
                 continue  # D's own heading adds no telling query word to its ancestors'
             a_heading = _stems(a_sections[-1])
             shared = [t for t in terms if _held(t, a_heading)]
             if not shared:
                 continue
-            got = scores_of(shared, [anc.id, desc.id])
-            excess = got.get(anc.id, 0.0) - got.get(desc.id, 0.0)
+            got = scores_of(shared, [anc[ID], desc[ID]])
+            excess = got.get(anc[ID], 0.0) - got.get(desc[ID], 0.0)
             if excess <= 0:
                 continue
-            taken = bm25f * excess / raw * factor(anc.id) * _since_compose(anc)
-            if anc.score - taken < desc.score:
+            taken = bm25f * excess / raw * factor(anc[ID]) * _since_compose(anc)
+            if anc[SCORE] - taken < desc[SCORE]:
                 return a, d
     return None
 
 
-def _since_compose(scored: Scored) -> float:
+def _since_compose(scored: Ranked) -> float:
     """What the steps between compose and this one multiplied ``scored``'s whole score by:
     spread's ``AGAIN`` (its part ``again``) and support's gain (its part ``support``), 1.0
     when neither moved it. Its lanes' parts are compose's, so a part of its score they
     stand for is scaled alike (retrieval/spread.py, retrieval/support.py)."""
-    moved = scored.lanes.get("again", 0.0) + scored.lanes.get("support", 0.0)
-    before = scored.score - moved
-    return scored.score / before if moved and before > 0 else 1.0
+    moved = scored[PARTS].get("again", 0.0) + scored[PARTS].get("support", 0.0)
+    before = scored[SCORE] - moved
+    return scored[SCORE] / before if moved and before > 0 else 1.0
 
 
 def _evidence(
@@ -183,19 +183,19 @@ def _evidence(
 
 # A ranked belief's id and score, as sort keys: C-level (a Python function as a key is one
 # call per item: ~110 candidates a query, sorted again by several steps).
-by_id: Callable[[Scored], str] = itemgetter(0)
-by_score: Callable[[Scored], float] = itemgetter(1)
+by_id: Callable[[Ranked], str] = itemgetter(ID)
+by_score: Callable[[Ranked], float] = itemgetter(SCORE)
 
 
 def lift(
     store: Store,
-    ranked: list[Scored],
+    ranked: list[Ranked],
     trails: Mapping[str, str],
     terms: list[str],
     keyword: Mapping[str, float],
     weights: Weights,
     weighed: tuple[Collection[str], Collection[str], Collection[str]],
-) -> list[Scored]:
+) -> list[Ranked]:
     """``specific_first`` over ``store``'s keyword index, for the pipeline. ``weighed``:
     the candidates whose lanes ``compose`` weighed by ``weights.history``, ``.tests`` and
     ``.inner`` (retrieval/prior.py), in that order of precedence."""

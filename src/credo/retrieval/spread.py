@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from credo.retrieval.base_terms import query_words
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import ID, PARTS, SCORE, Ranked
 from credo.retrieval.specific import by_score, without_lines
 
 AGAIN = 0.5  # the share of its score a section's second and later passages keep
@@ -52,7 +52,6 @@ WINDOW = 40
 # ones 2-10; 8 and 9 gave the same figures, 10 lost a group (day-groups66).
 LONG = 8
 
-_new = tuple.__new__  # (a Scored without its Python-level __new__, as rank.py makes them)
 _ASKS = re.compile(r"\b(?:how|where|what|which|why|when|whether|who)\b", re.IGNORECASE)
 _JOINED = re.compile(r",\s+and\s|;\s|\?\s+\S")
 
@@ -72,14 +71,14 @@ def _place(trail: str) -> str:
     return without_lines(trail)
 
 
-def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+def spread(ranked: list[Ranked], trails: Mapping[str, str]) -> list[Ranked]:
     """``ranked`` with each section's passages after its best, among the first ``WINDOW``,
     counting ``AGAIN`` of their score, sorted again by score (stable); the same list when no
     section repeats there."""
     seen: set[str] = set()
-    out: list[Scored] | None = None
+    out: list[Ranked] | None = None
     for at, scored in enumerate(ranked[:WINDOW]):
-        trail = trails.get(scored.id)
+        trail = trails.get(scored[ID])
         if not trail:
             continue
         place = _place(trail)
@@ -88,10 +87,10 @@ def spread(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
             continue
         if out is None:
             out = ranked.copy()
-        score = round(scored.score * AGAIN, 9)
-        parts = dict(scored.lanes)
-        parts["again"] = round(score - scored.score, 9)
-        out[at] = _new(Scored, (scored.id, score, parts))
+        score = round(scored[SCORE] * AGAIN, 9)
+        parts = dict(scored[PARTS])
+        parts["again"] = round(score - scored[SCORE], 9)
+        out[at] = (scored[ID], score, parts)
     if out is None:
         return ranked
     out.sort(key=by_score, reverse=True)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from credo.retrieval.compress import SHORT_CHARS, id_chars
 from credo.retrieval.known import MAX_KNOWN, Known
-from credo.retrieval.rank import Scored, brought_along
+from credo.retrieval.rank import ID, SCORE, Ranked, brought_along
 from credo.store.short_ids import Shown
 from credo.tokens import belief_tokens, line_chars, marks
 from credo.types import Belief
@@ -27,37 +27,36 @@ NO_STANDING = ((), (), ())  # a belief's standing when it has none: no marks
 
 
 def picked(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     chosen: set[str],
     standing: "Mapping[str, Standing]",
     tails: "Mapping[str, Relevant]",
     texts: "MutableMapping[str, str] | None" = None,
     clusters: "dict[str, int] | None" = None,
     ids: "list[str] | None" = None,
-) -> "list[tuple[Scored, Standing]]":
+) -> "list[tuple[Ranked, Standing]]":
     """The packed beliefs in rank order with their standing: a group kept aside
     (``Currency.tails``) gives its others right after its leader, at its score, each
     brought along by it (``currency``'s ranking, expanded where it is packed); their texts
     go in ``texts``, when given, and each in its leader's cluster in ``clusters``, when it
     has any. ``chosen``: the packed beliefs of ``ranked``; ``ids``: ``ranked``'s ids in its
-    order, when the caller holds them (read instead of each Scored's)."""
+    order, when the caller holds them (read instead of each Ranked's)."""
     get = standing.get
     # (C-level: the packed ones of the ranking, by their ids)
     packed = compress(ranked, map(chosen.__contains__, map(_ID, ranked) if ids is None else ids))
-    # (``s[0]``, ``s[1]``: a Scored's id and score by index, cheaper than by name)
     if not tails:
-        return [(s, get(s[0], NO_STANDING)) for s in packed]
-    out: list[tuple[Scored, Standing]] = []
+        return [(s, get(s[ID], NO_STANDING)) for s in packed]
+    out: list[tuple[Ranked, Standing]] = []
     add = out.append
     group_of = tails.get
     for s in packed:
-        i = s[0]
+        i = s[ID]
         info = group_of(i)
         if info is None:
             add((s, get(i, NO_STANDING)))
             continue
         add((s, get(i) or info[0]))  # (a leader's, unless set since: its entry's first)
-        score = s[1]
+        score = s[SCORE]
         rest = info[3]
         # (the others' standing, one for all; one set on one since, e.g. what it hides,
         # comes first: only one that supersedes a belief, ``Relevant``'s eighth field)
@@ -68,19 +67,18 @@ def picked(
             out += [(brought_along(m, score), get(m) or said) for m in rest]
             if clusters:
                 clusters.update(zip(rest, repeat(clusters.get(i))))  # type: ignore[arg-type]
-        elif clusters:  # (a Scored made as ``brought_along`` makes it, without the call)
+        elif clusters:  # (``brought_along``'s tuple, made without the call)
             cluster = clusters.get(i)
             for m in rest:
-                add((_new(Scored, (m, score, {"contradicts": score})), said))
+                add(((m, score, {"contradicts": score}), said))
                 clusters[m] = cluster  # type: ignore[assignment]
         else:
             for m in rest:
-                add((_new(Scored, (m, score, {"contradicts": score})), said))
+                add(((m, score, {"contradicts": score}), said))
     return out
 
 
-_new = tuple.__new__
-_ID = itemgetter(0)  # of a Scored
+_ID = itemgetter(ID)  # of a Ranked
 
 
 class GroupLines(dict[str, Mapping[str, int]]):

@@ -28,14 +28,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from credo.retrieval.rank import Scored, rescored
+from credo.retrieval.rank import SCORE, Ranked, rescored
 from credo.retrieval.specific import TOP, by_id, by_score
 from credo.types import TRAIL_SEPARATOR, split_lines
 
 SHARE = 0.0005  # of a file's first passage's score, per other passage of its file in TOP
 
 
-def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+def by_file_support(ranked: list[Ranked], trails: Mapping[str, str]) -> list[Ranked]:
     """``ranked`` (score desc) with each file's first passage in the first ``TOP`` (and those
     of its file tied with it) raised by ``SHARE`` of its score per other passage of its file
     there, then in score order again (stable: a tie keeps the order it had); the same list
@@ -55,9 +55,9 @@ def by_file_support(ranked: list[Scored], trails: Mapping[str, str]) -> list[Sco
     for at, (s, file) in enumerate(zip(top, files, strict=True)):
         if file is None or (more := held[file] - 1) == 0:
             continue
-        if first.setdefault(file, s.score) != s.score:
+        if first.setdefault(file, s[SCORE]) != s[SCORE]:
             continue  # (a later passage, not in a tie with the file's first)
-        out[at] = rescored(s, round(s.score * (1.0 + SHARE * more), 9), "support")
+        out[at] = rescored(s, round(s[SCORE] * (1.0 + SHARE * more), 9), "support")
     out.sort(key=by_score, reverse=True)  # (stable, and stable under reverse)
     return out + ranked[TOP:]
 

@@ -88,7 +88,7 @@ def in_told_order(
     rows: Mapping[str, CandidateRow],
     in_order: Callable[[], bool] | None = None,
 ) -> tuple[list[T], list[str]]:
-    """The pipeline's packed beliefs (entries whose first item is a ``Scored``) with each
+    """The pipeline's packed beliefs (entries whose first item is a ``Ranked``) with each
     group's newer word first (``told_order``), and their ids. ``state``: the truth step's
     result (None: no truth link met); a group is led by a belief of ``state.tails``
     (``Relevant``'s third field is the group: its order is worked out once per store
@@ -154,4 +154,4 @@ def _created(
     return created
 
 
-_ID = itemgetter(0)  # (of a packed entry: its Scored; of a Scored: its id)
+_ID = itemgetter(0)  # (of a packed entry: its Ranked; of a Ranked: its id)

@@ -21,13 +21,12 @@ the bm25f contribution back into what the keywords earned and what this rule cha
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import compress
 from typing import TYPE_CHECKING
 
 from credo.store.fts import CandidateRow
 
 if TYPE_CHECKING:
-    from credo.retrieval.rank import Scored, Weights
+    from credo.retrieval.rank import Ranked, Weights
     from credo.store import Store
 
 EDGE_TYPE = "TEMPORAL_NEXT"
@@ -104,7 +103,7 @@ def explain(parts: dict[str, float], before: float, best: float, weight: float) 
 
 
 def explain_shares(
-    ranked: list[Scored],
+    ranked: list[Ranked],
     found: Mapping[str, float],
     keyword: Mapping[str, float],
     weights: Weights,
@@ -120,5 +119,6 @@ def explain_shares(
     changed = {i for i, score in keyword.items() if score != found.get(i)}
     if not changed:
         return
-    for scored in compress(ranked, (s.id in changed for s in ranked)):
-        explain(scored.lanes, found.get(scored.id, 0.0), best, weight)
+    for belief_id, _, parts in ranked:
+        if belief_id in changed:
+            explain(parts, found.get(belief_id, 0.0), best, weight)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from credo.retrieval.prior import is_history
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import ID, PARTS, SCORE, Ranked
 from credo.retrieval.specific import GRAIN, by_id, by_score
 from credo.store.changelog import changelog_stems, is_changelog_path
 from credo.types import TRAIL_SEPARATOR, split_lines, split_trail
@@ -117,21 +117,21 @@ def _changelogs(trails: Iterable[str]) -> list[str]:
     return list(files)
 
 
-def latest_first(ranked: list[Scored], newest: Mapping[str, float]) -> list[Scored]:
+def latest_first(ranked: list[Ranked], newest: Mapping[str, float]) -> list[Ranked]:
     """``ranked`` (score desc, id asc) with the ``newest`` release's passages above every
     other candidate, in their own order: each lifted by the same amount, listed as its part
     ``latest`` (added to the lane's), so the parts still add up to the score. The same list
     when they lead already (or none is ranked)."""
-    mine = [s for s in ranked if s.id in newest]
-    others = [s for s in ranked if s.id not in newest]
-    if not mine or not others or mine[-1].score > others[0].score:
+    mine = [s for s in ranked if s[ID] in newest]
+    others = [s for s in ranked if s[ID] not in newest]
+    if not mine or not others or mine[-1][SCORE] > others[0][SCORE]:
         return ranked
-    lift = round(others[0].score - mine[-1].score + GRAIN, 9)
+    lift = round(others[0][SCORE] - mine[-1][SCORE] + GRAIN, 9)
     lifted = [
-        Scored(
-            s.id,
-            round(s.score + lift, 9),
-            {**s.lanes, "latest": round(s.lanes.get("latest", 0.0) + lift, 9)},
+        (
+            s[ID],
+            round(s[SCORE] + lift, 9),
+            {**s[PARTS], "latest": round(s[PARTS].get("latest", 0.0) + lift, 9)},
         )
         for s in mine
     ]
