@@ -25,6 +25,7 @@ from credo.retrieval.bundle import Expanding, Units
 from credo.retrieval.candidate_rows import Texts, candidate_rows
 from credo.retrieval.compress import Carried, Classes, Costs, Known, verbatim_ids
 from credo.retrieval.contained import heads_after_members
+from credo.retrieval.crowd import crowd_yields
 from credo.retrieval.graph_lanes import (
     bfs_scores,
     candidate_pairs,
@@ -586,6 +587,8 @@ def _rank(
     ranked = naming.lift_paths(ranked, trails, text)  # "Error::msg" leads (named.py)
     if trails:  # in code, a head below its own member yields (retrieval/contained.py)
         ranked = heads_after_members(ranked, trails)
+        if asks_several(text):  # one file crowding the ten yields a place (crowd.py)
+            ranked = crowd_yields(ranked, trails)
     if keyword is not found:
         dialog.explain_shares(ranked, found, keyword, options.weights, confidence)
     return ranked, rows, around_seeds, trails, texts
