@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from credo import Memory
 from credo.retrieval.crowd import CROWD, LOW, NEAR, REACH, crowd_yields
-from credo.retrieval.rank import Scored
+from credo.retrieval.rank import Scored, as_scored
 from credo.retrieval.specific import TOP
 
 BOTH_BACKENDS = True
@@ -77,7 +77,7 @@ def test_the_crowded_files_last_place_goes_to_the_new_files_best() -> None:
         s.id: f"{f}.md › T{i} L{i}-L{i + 1}"
         for i, (s, f) in enumerate(zip(ranked, files, strict=True))
     }
-    out = crowd_yields(ranked, trails)
+    out = as_scored(crowd_yields(ranked, trails))
     # a holds 5 of the ten (its last 7th): e's passage (12th, 0.65 >= 0.85 x 0.7) takes 7th
     assert [s.id for s in out] == ["b00", "b01", "b02", "b03", "b04", "b05", "b11", "b06",
                                    "b07", "b08", "b09", "b10", "b12"]  # fmt: skip
@@ -128,7 +128,7 @@ def test_at_most_one_passage_moves_up_into_the_crowded_files_last_place(
         for n, s in enumerate(ranked)
         if not (n < len(notes) and notes[n])
     }
-    out = crowd_yields(ranked, trails)
+    out = as_scored(crowd_yields(ranked, trails))
     assert out == crowd_yields(ranked, trails)  # deterministic
     assert sorted(s.id for s in out) == sorted(s.id for s in ranked)
     assert [s.score for s in out] == sorted((s.score for s in out), reverse=True)

@@ -24,11 +24,10 @@ crowded file yields a place").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 
-from credo.retrieval.rank import Scored, rescored
+from credo.retrieval.rank import ID, SCORE, Ranked, rescored
 from credo.retrieval.specific import TOP
-from credo.types import TRAIL_SEPARATOR
+from credo.retrieval.support import file_of
 
 CROWD = 5  # passages of one file among the first TOP that crowd them
 LOW = 5  # only a place at rank LOW + 1 or below yields (0-based index LOW)
@@ -36,20 +35,13 @@ REACH = 20  # the ranks a new file's passage is taken from: TOP + 1 .. REACH
 NEAR = 0.85  # the new passage's score at least this share of the yielding one's
 
 
-@lru_cache(maxsize=8192)  # (asked of the first REACH's trails each query: a lookup when met)
-def _path(trail: str) -> str:
-    """The file of a trail ``path › A › B L4-L9``, the line range dropped."""
-    path, titled, _ = trail.partition(TRAIL_SEPARATOR)
-    return path if titled else path.rsplit(" L", 1)[0]
-
-
-def crowd_yields(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored]:
+def crowd_yields(ranked: list[Ranked], trails: Mapping[str, str]) -> list[Ranked]:
     """``ranked`` with one crowded file's last place among the first ``TOP`` given to the
     best passage of a new file at ranks ``TOP`` + 1 .. ``REACH`` (as the module says); the
     same list when no file crowds, or no new file's passage is near enough."""
     if len(ranked) <= TOP:
         return ranked
-    files = [_path(t) if (t := trails.get(s.id)) else None for s in ranked[:TOP]]
+    files = [file_of(t) if (t := trails.get(s[ID])) else None for s in ranked[:TOP]]
     held: dict[str, int] = {}
     for file in files:
         if file is not None:
@@ -66,14 +58,14 @@ def crowd_yields(ranked: list[Scored], trails: Mapping[str, str]) -> list[Scored
     shown = set(held)
     new = None
     for i in range(TOP, min(REACH, len(ranked))):
-        trail = trails.get(ranked[i].id)
-        if trail and _path(trail) not in shown:
+        trail = trails.get(ranked[i][ID])
+        if trail and file_of(trail) not in shown:
             new = i
             break
     if new is None:
         return ranked
     yielding, taking = ranked[at], ranked[new]
-    if taking.score < NEAR * yielding.score:
+    if taking[SCORE] < NEAR * yielding[SCORE]:
         return ranked
-    moved = rescored(taking, yielding.score, "crowd")
+    moved = rescored(taking, yielding[SCORE], "crowd")
     return [*ranked[:at], moved, *ranked[at:new], *ranked[new + 1 :]]

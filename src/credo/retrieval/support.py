@@ -65,9 +65,10 @@ def by_file_support(ranked: list[Ranked], trails: Mapping[str, str]) -> list[Ran
 def _file(trail: str | None) -> str | None:
     """The file of a trail ``path › A › B L4-L9`` (``specific.sections``' path): its line
     range dropped when it has no section titles."""
-    return _path(trail) if trail else None
+    return file_of(trail) if trail else None
 
 
-@lru_cache(maxsize=8192)  # (asked of the first TOP's trails each query: a lookup when met)
-def _path(trail: str) -> str:
+@lru_cache(maxsize=8192)  # (asked of the first ranks' trails each query: a lookup when met)
+def file_of(trail: str) -> str:
+    """The file of a trail ``path › A › B L4-L9``: its path, the line range dropped."""
     return split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0]
