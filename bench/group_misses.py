@@ -162,7 +162,9 @@ def _locs(texts: Sequence[str]) -> tuple[Loc, ...]:
     """A report's hit (``path#L1-L9`` strings) as locations."""
     out = []
     for text in texts:
-        path, _, lines = text.partition("#L")
+        path, cut, lines = text.rpartition("#L")  # (the range is last: "C#Lib.md#L1-L9")
+        if not cut:
+            path, lines = text, ""
         start, _, end = lines.partition("-L")
         out.append(Loc(path, int(start or 0), int(end or 0)))
     return tuple(out)

@@ -679,12 +679,12 @@ def _prototype(ranker: PositionRank, text: str, floor: float) -> tuple[dict[str,
 
 def _handoff(ranker: PositionRank, ranking: PositionRanking) -> tuple[list[Any], dict[str, Any]]:
     """What ``_retrieve``'s later stages read today, string-keyed: every ranked candidate as
-    a ``Scored`` and every candidate's row (from the warm index's per-version cache)."""
-    from credo.retrieval.rank import Scored
-
+    a ``rank.Ranked`` (a plain tuple, as ``compose`` makes it since day-warmC68: a ``Scored``
+    made here through its Python ``__new__`` is a cost the engine no longer has) and every
+    candidate's row (from the warm index's per-version cache)."""
     ids = ranker.ids
     rows = ranker.store._warm._rows
-    ranked = [Scored(*entry) for entry in ranking.named(len(ranking.rids))]
+    ranked = ranking.named(len(ranking.rids))
     names = [ids[r] for r in ranking.candidates.tolist()]
     return ranked, {name: rows[name] for name in names}  # type: ignore[index]
 

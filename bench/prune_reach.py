@@ -50,7 +50,7 @@ def main() -> None:
 
     def ranked(*a: object, **k: object):  # type: ignore[no-untyped-def]
         out = rank(*a, **k)  # type: ignore[arg-type]
-        seen["ranked"] = [s.id for s in out[0]]
+        seen["ranked"] = [s[0] for s in out[0]]  # (a rank.Ranked: its id first)
         return out
 
     def packed(ids, *, pairs, **k):  # type: ignore[no-untyped-def]

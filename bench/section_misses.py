@@ -139,7 +139,9 @@ class Corpus:
 
 
 def _loc(text: str) -> Loc:
-    path, _, lines = text.partition("#L")
+    path, cut, lines = text.rpartition("#L")  # (the range is last: "C#Lib.md#L1-L9")
+    if not cut:
+        path, lines = text, ""
     start, _, end = lines.partition("-L")
     return Loc(path, int(start or 0), int(end or 0))
 

@@ -133,3 +133,18 @@ def test_an_unreadable_report_is_one_line_and_exit_2(
     path.write_text("{not json", encoding="utf-8")
     assert main([str(path)]) == 2
     assert capsys.readouterr().err.startswith("group_misses: cannot read")
+
+
+def test_a_hit_s_place_is_read_from_its_last_range() -> None:
+    """A path holding "#L" ("docs/C#Lib.md") kept its range whole (int() raised before)."""
+    from bench.group_misses import _locs
+    from bench.section_misses import _loc
+
+    assert _locs(["docs/C#Lib.md#L3-L9", "docs/a.md"]) == (
+        _loc("docs/C#Lib.md#L3-L9"),
+        _loc("docs/a.md"),
+    )
+    got = _loc("docs/C#Lib.md#L3-L9")
+    assert (got.path, got.start, got.end) == ("docs/C#Lib.md", 3, 9)
+    whole = _loc("docs/a.md")
+    assert (whole.path, whole.start, whole.end) == ("docs/a.md", 0, 0)

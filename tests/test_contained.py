@@ -136,6 +136,21 @@ def test_only_heads_below_what_they_hold_yield_and_the_parts_add_up(
             assert got == before[s.id]
 
 
+def test_a_type_named_as_its_methods_outer_part_yields_though_it_does_not_hold_them() -> None:
+    """The rule reads names, not lines (measured: asking that the head's lines hold the
+    member's lost urfave-cli-c12, semver-c01, semver-m01 and chi-c13, day-review68)."""
+    ranked = [Scored("serve", 1.6, {"bm25f": 1.6}), Scored("type", 0.2, {"bm25f": 0.2}),
+              Scored("close", 0.1, {"bm25f": 0.1})]  # fmt: skip
+    trails = {
+        "serve": "server.go › Server › Serve L8-L11",
+        "type": "server.go › Server L3-L6",  # the struct: fields, its doc comment
+        "close": "server.go › Server › Close L13-L16",
+    }
+    out = as_scored(heads_after_members(ranked, trails))
+    assert [s.id for s in out] == ["serve", "type", "close"]
+    assert out[1].score == pytest.approx(0.1) and out[1].lanes["contained"] == pytest.approx(-0.1)
+
+
 def test_a_configuration_table_below_its_own_key_stays() -> None:
     """Before (day-mf68's first form): a workflow's job below one of its steps yielded, and
     config_questions' black-c02 lost its answer from the first ten."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -63,3 +64,27 @@ def test_rounding_on_arrays_is_the_engines(values: list[float]) -> None:
         a == b or (math.isnan(a) and math.isnan(b))
         for a, b in zip(found, engine_rounded(values), strict=True)
     )
+
+
+def test_the_handoff_is_what_the_engine_passes_plain_ranked_tuples(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Since day-warmC68 compose's later stages read plain ``rank.Ranked`` tuples; the
+    handoff built a ``Scored`` per candidate (a NamedTuple's Python ``__new__``, which the
+    engine no longer runs), so "prototype + handoff" overstated today's cost."""
+    (tmp_path / ".git").mkdir()
+    db = tmp_path / "bench.db"
+    with Memory(db, root=tmp_path) as memory:
+        memory.import_records(write_records(tmp_path / "r.jsonl", 300, 2, seed=3, text="zipf"))
+    made: list[list[Any]] = []
+    real = positions_bound._handoff
+
+    def spy(ranker: Any, ranking: Any) -> Any:
+        out = real(ranker, ranking)
+        made.append(out[0])
+        return out
+
+    monkeypatch.setattr(positions_bound, "_handoff", spy)
+    measure(db, 6)
+    assert made and any(made)
+    assert all(type(s) is tuple and len(s) == 3 for ranked in made for s in ranked)
