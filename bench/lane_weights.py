@@ -141,13 +141,11 @@ class Loaded:
         return [docs_multi.anchor_locs(a) for a in anchors]
 
     def score(self, weights: Weights) -> Scores:
-        return {
-            q.id: {
-                m: docs_multi.score_query(self.ranking(q.text, weights), q, self.match)[m]
-                for m in METRICS
-            }
-            for q in self.queries
-        }
+        out: Scores = {}
+        for q in self.queries:
+            got = docs_multi.score_query(self.ranking(q.text, weights), q, self.match)
+            out[q.id] = {m: got[m] for m in METRICS}
+        return out
 
 
 def options_of(memory: Memory) -> Options:
