@@ -1,7 +1,8 @@
 """Are the lane weights right? The real pipeline at any ``rank.Weights``, fitted out of fold.
 
     python bench/lane_weights.py [--set docs|dev|eight|six ...] [--corpus NAME ...]
-                                 [--check] [--fit] [--sweeps N] [--json OUT]
+                                 [--check] [--around] [--fit] [--sweeps N]
+                                 [--keep FILE] [--json OUT]
 
 Every corpus of the chosen sets (default: all four; ``docs`` = bench/docs_multi.py's, ``dev``
 = bench/devsets/run.py's, ``eight`` and ``six`` = the spent held-out sets named in the stop-68
@@ -15,6 +16,10 @@ docs_multi (``score_query``, the ``within`` rule), per corpus, means per set ove
 
 ``--check``: at the current weights the ranking equals ``Memory.retrieve``'s on every
 question (the harness adds nothing of its own); it fails loudly otherwise.
+
+``--around``: each knob of ``SPACE`` moved alone from the current weights, per set and kind
+(the landscape the fit walks). ``--keep FILE``: every weighting's per-corpus figures kept in
+FILE, so a run cut short resumes (delete it when the code or the stores change).
 
 ``--fit``: coordinate ascent over ``SPACE`` (a handful of values per lane weight and for
 ``history``, ``tests``, ``inner``, ``floor``), objective = mean section MRR@10 over the
@@ -130,6 +135,7 @@ def sets() -> dict[str, tuple[list[Corpus], Path]]:
 class Loaded:
     set: str
     name: str
+    kind: str  # "docs" | "code"
     memory: Memory
     options: Options
     queries: list[docs_multi.Query]
@@ -178,7 +184,7 @@ def load(stack: ExitStack, set_name: str, corpus: Corpus, queries_dir: Path) -> 
     memory = Memory(Path(tmp) / "credo.db", root=root, settings=Settings())
     stack.callback(memory.close)
     memory.ingest(*files)
-    return Loaded(set_name, corpus.name, memory, options_of(memory), queries, match)
+    return Loaded(set_name, corpus.name, corpus.kind, memory, options_of(memory), queries, match)
 
 
 def check(loaded: Loaded) -> int:
@@ -307,6 +313,49 @@ def table(
         yield line
 
 
+def around(scorer: Scorer) -> Iterator[str]:
+    """Each knob moved alone from the current weights: per set the change of mean doc nDCG,
+    section MRR and all-groups, then per kind the MRR change, and how many corpora's MRR
+    rose / fell (the merge rule reads the last: a move that lowers any corpus is not one)."""
+    corpora = scorer.corpora
+    here = scorer.per_corpus(point(CURRENT))
+    groups = {
+        s: [c.name for c in corpora if c.set == s] for s in dict.fromkeys(c.set for c in corpora)
+    }
+    kinds = {k: [c.name for c in corpora if c.kind == k] for k in ("docs", "code")}
+    head = "".join(f"  {s + ' nDCG/MRR/groups':>22}" for s in groups)
+    yield f"{'moved':16}{head}  {'docs MRR':>8} {'code MRR':>8}  MRR up/down"
+
+    def delta(rows: Mapping[str, Mapping[str, float | None]], names: Sequence[str], m: str) -> str:
+        new = mean([rows[n] for n in names])[m] if names else None
+        old = mean([here[n] for n in names])[m] if names else None
+        return "   -  " if new is None or old is None else f"{new - old:+.3f}"
+
+    for knob, values in SPACE.items():
+        for value in values:
+            if value == CURRENT[knob]:
+                continue
+            p = point(CURRENT | {knob: value})
+            rows = scorer.per_corpus(p)
+            cells = "".join(
+                "  "
+                + " ".join(
+                    delta(rows, names, m)
+                    for m in ("doc_ndcg@10", "section_mrr@10", "all_groups@10")
+                )
+                for names in groups.values()
+            )
+            by_kind = " ".join(
+                f"{delta(rows, names, 'section_mrr@10'):>8}" for names in kinds.values()
+            )
+            mrr = [
+                (rows[c.name]["section_mrr@10"] or 0.0) - (here[c.name]["section_mrr@10"] or 0.0)
+                for c in corpora
+            ]
+            up, down = sum(d > 1e-9 for d in mrr), sum(d < -1e-9 for d in mrr)
+            yield f"{describe(p):16}{cells}  {by_kind}  {up:>3} / {down}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -315,6 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", action="append", metavar="NAME")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--fit", action="store_true")
+    parser.add_argument("--around", action="store_true", help="each knob moved alone")
     parser.add_argument("--sweeps", type=int, default=2)
     parser.add_argument("--json", type=Path, default=None, metavar="OUT")
     parser.add_argument("--keep", type=Path, default=None, metavar="FILE", help="resume cache")
@@ -344,6 +394,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
         scorer = Scorer(corpora, log, args.keep)
         current = scorer.per_corpus(point(CURRENT))
+        if args.around:
+            for line in around(scorer):
+                print(line)
         fitted = fit(scorer, args.sweeps) if args.fit else None
         for line in table(corpora, current, fitted):
             print(line)

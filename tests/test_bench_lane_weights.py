@@ -48,7 +48,7 @@ def _loaded(tmp_path: Path) -> lw.Loaded:
     ]
     texts = {name: text.splitlines() for name, text in PAGES.items()}
     match = make_rule("within", "docs", texts, (loc for q in queries for loc in q.labels))
-    return lw.Loaded("test", "tree", memory, lw.options_of(memory), queries, match)
+    return lw.Loaded("test", "tree", "docs", memory, lw.options_of(memory), queries, match)
 
 
 def test_rankings_are_memory_retrieves_at_the_current_weights(tmp_path: Path) -> None:
@@ -100,15 +100,25 @@ def test_held_out_corpora_are_refused(name: str) -> None:
         lw.main(["--corpus", name])
 
 
-def test_fit_reports_a_fold_per_corpus() -> None:
-    class Two(_Fake):
-        def __init__(self) -> None:
-            super().__init__()
-            self.corpora: Sequence[lw.Loaded] = [
-                lw.Loaded("s", n, None, None, [], lambda *_: False)  # type: ignore[arg-type]
-                for n in ("a", "b")
-            ]
+class _Two(_Fake):
+    def __init__(self) -> None:
+        super().__init__()
+        self.corpora: Sequence[lw.Loaded] = [
+            lw.Loaded("s", n, "docs", None, None, [], lambda *_: False)  # type: ignore[arg-type]
+            for n in ("a", "b")
+        ]
 
-    fitted = lw.fit(Two(), sweeps=1)
+
+def test_fit_reports_a_fold_per_corpus() -> None:
+    fitted = lw.fit(_Two(), sweeps=1)
     assert fitted["folds"]["a"]["fit"] == "current"  # fitted on b: heat does nothing there
     assert fitted["folds"]["b"]["fit"] == "heat=1.5"
+
+
+def test_around_moves_each_knob_alone() -> None:
+    lines = list(lw.around(_Two()))
+    assert len(lines) == 1 + sum(len(v) - 1 for v in lw.SPACE.values())
+    heat = next(line for line in lines if line.startswith("heat=1.5 "))
+    assert heat.endswith("1 / 0")  # a's MRR rose, b's did not move
+    line = next(line for line in lines if line.startswith("line=1.5 "))
+    assert line.endswith("2 / 0")
