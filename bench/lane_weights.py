@@ -281,10 +281,11 @@ def ascend(scorer: Scorer, train: Sequence[str], sweeps: int) -> Point:
     return point(best)
 
 
-def fit(scorer: Scorer, sweeps: int) -> dict[str, Any]:
+def fit(scorer: Scorer, sweeps: int, only: Sequence[str] = ()) -> dict[str, Any]:
+    """``only``: fit these folds alone, in this order (a run short of time)."""
     names = [c.name for c in scorer.corpora]
     folds: dict[str, Any] = {}
-    for held in names:
+    for held in only or names:
         train = [n for n in names if n != held]
         p = ascend(scorer, train, sweeps)
         folds[held] = {"fit": describe(p), "scores": scorer.per_corpus(p)[held]}
@@ -303,12 +304,13 @@ def table(
     for set_name in dict.fromkeys(c.set for c in corpora):
         names = [c.name for c in corpora if c.set == set_name]
         for n in names:
-            loco = cell(fitted["folds"][n]["scores"]) if fitted else ""
-            note = f"  [{fitted['folds'][n]['fit']}]" if fitted else ""
+            fold = fitted["folds"].get(n) if fitted else None
+            loco = cell(fold["scores"]) if fold else ""
+            note = f"  [{fold['fit']}]" if fold else ""
             yield f"{n:20} {cell(current[n]):36}  {loco}{note}"
         cur = mean([current[n] for n in names])
         line = f"{'= ' + set_name + ' mean':20} {cell(cur):36}"
-        if fitted:
+        if fitted and all(n in fitted["folds"] for n in names):
             line += "  " + cell(mean([fitted["folds"][n]["scores"] for n in names]))
         yield line
 
@@ -366,6 +368,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fit", action="store_true")
     parser.add_argument("--around", action="store_true", help="each knob moved alone")
     parser.add_argument("--sweeps", type=int, default=2)
+    parser.add_argument("--fold", action="append", metavar="NAME", help="fit only these folds")
     parser.add_argument("--json", type=Path, default=None, metavar="OUT")
     parser.add_argument("--keep", type=Path, default=None, metavar="FILE", help="resume cache")
     args = parser.parse_args(argv)
@@ -397,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.around:
             for line in around(scorer):
                 print(line)
-        fitted = fit(scorer, args.sweeps) if args.fit else None
+        fitted = fit(scorer, args.sweeps, args.fold or ()) if args.fit else None
         for line in table(corpora, current, fitted):
             print(line)
         if fitted:
