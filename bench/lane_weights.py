@@ -29,10 +29,10 @@ the others, score it with that fit; the LOCO figure sits beside the current weig
 Each weighting met is scored on every corpus once and remembered, so the folds, whose paths
 mostly coincide, share their work. Deterministic: same corpora, same output.
 
-Stop 68 (at 95a07057, 26 corpora, 157 weightings): the in-sample fit on all 26 is the current
+Stop 68 (at 95a07057, 26 corpora, 220 weightings): the in-sample fit on all 26 is the current
 weights; 22 of the 26 folds fit the current weights too, and the four that move (flask:
 line x1.25 + history 0.8; axios: defn x1.5; semver: defn x1.25; cibuildwheel: history 0.8;
-one sweep each) each lose on their held-out corpus. No single knob moved alone raises one
+two sweeps) each lose on their held-out corpus. No single knob moved alone raises one
 corpus without lowering another but tests 0.3-0.4 and doc x1.25-1.5 (one question each, chi
 and immer); title and floor change no top-10 at any value tried (/tmp/s68/report_ltr68.md).
 """
