@@ -126,15 +126,6 @@ def test_a_held_out_set_s_report_is_refused(tmp_path: Path, where: str) -> None:
         main([str(path)])
 
 
-def test_an_unreadable_report_is_one_line_and_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text("{not json", encoding="utf-8")
-    assert main([str(path)]) == 2
-    assert capsys.readouterr().err.startswith("group_misses: cannot read")
-
-
 def test_a_hit_s_place_is_read_from_its_last_range() -> None:
     """A path holding "#L" ("docs/C#Lib.md") kept its range whole (int() raised before)."""
     from bench.group_misses import _locs

@@ -143,15 +143,6 @@ def test_the_tables_count_misses_and_what_they_cost(
     assert "c                          code      - sibling       pool.py#L9-L11" in out
 
 
-def test_an_unreadable_report_is_one_line_and_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text("{not json", encoding="utf-8")
-    assert main([str(path)]) == 2
-    assert capsys.readouterr().err.startswith("section_misses: cannot read the reports:")
-
-
 @pytest.mark.parametrize("where", ["name", "root", "query_file"])
 def test_a_held_out_set_s_report_is_refused_before_its_files_are_read(
     tmp_path: Path, where: str

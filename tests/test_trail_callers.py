@@ -153,22 +153,23 @@ RECORDS = [
 ]
 
 
-def test_an_imported_title_names_its_release(tmp_path: Path) -> None:
-    """The doc lane's release match reads the whole title "Lifecycle 2.1.0"."""
+@pytest.mark.parametrize(
+    ("query", "first", "lane"),
+    [
+        # the doc lane's release match reads the whole title "Lifecycle 2.1.0"
+        ("what changed in 2.1.0", "release", "doc"),
+        # adjacent.py reads the pair "L2 cache" in the whole title "Use L2 cache"
+        ("use L2 cache", "l2", "adjacent"),
+    ],
+)
+def test_an_imported_title_is_read_whole_by_the_lanes(
+    tmp_path: Path, query: str, first: str, lane: str
+) -> None:
     with Memory(tmp_path / "c.db", root=tmp_path) as memory:
         memory.import_records(RECORDS)
-        hit = memory.retrieve("what changed in 2.1.0").beliefs[0]
-    assert hit.id == "release"
-    assert "doc" in hit.lanes
-
-
-def test_an_imported_title_holds_its_word_pairs(tmp_path: Path) -> None:
-    """adjacent.py reads the pair "L2 cache" in the whole title "Use L2 cache"."""
-    with Memory(tmp_path / "c.db", root=tmp_path) as memory:
-        memory.import_records(RECORDS)
-        hit = memory.retrieve("use L2 cache").beliefs[0]
-    assert hit.id == "l2"
-    assert "adjacent" in hit.lanes
+        hit = memory.retrieve(query).beliefs[0]
+    assert hit.id == first
+    assert lane in hit.lanes
 
 
 def test_the_cli_search_reads_an_imported_title_whole(run: CliRun, tmp_path: Path) -> None:
