@@ -54,6 +54,22 @@ KEYWORDS = frozenset(
     trait true try type typename typeof undefined unsafe unsigned use using var virtual void
     volatile where while with yield""".split()
 )
+# C-family type and scope words (C, C++, C#, Java): keywords there, but in a Python or
+# JavaScript / TypeScript body a name a reader asks with (commander's ``option.long`` and
+# ``option.short``, invoke's ``namespace``), so those lexers read them as names; the
+# language's own primitive types among them (Python's ``int``, TypeScript's ``boolean``)
+# stay keywords.
+C_FAMILY_WORDS = frozenset(
+    """auto bool boolean byte char double explicit extern float int long namespace short
+    signed sizeof struct template typename unsigned virtual volatile""".split()
+)
+LEXER_KEYWORDS: dict[str, frozenset[str]] = {
+    "python": KEYWORDS - (C_FAMILY_WORDS - {"bool", "float", "int"}),
+    "js": KEYWORDS - (C_FAMILY_WORDS - {"boolean"}),
+    "c": KEYWORDS,
+    "shell": KEYWORDS,
+}
+"""Per `lexer` key: the words a body's lexer skips as keywords."""
 
 # Each lexer: a comment matches an alternative without a group (findall gives ""), a
 # string the first group, a name the second. Every string and comment alternative also
@@ -116,12 +132,12 @@ def _one_line(string: str) -> bool:
     )
 
 
-def _body_words(found: Iterable[tuple[str, str]]) -> BodyWords:
+def _body_words(found: Iterable[tuple[str, str]], keywords: frozenset[str] = KEYWORDS) -> BodyWords:
     names_: list[str] = []
     strings: list[str] = []
     for (string, name), count in Counter(found).items():
         if name:
-            if name not in KEYWORDS:
+            if name not in keywords:
                 names_.extend([name] * count)
         elif _one_line(string):
             strings.append(string)
@@ -160,14 +176,17 @@ def names(text: str, segments: list[tuple[int, int]]) -> BodyWords:
     found: list[tuple[str, str]] = []
     for start, end in segments:
         found.extend(PYTHON_NAMES.findall(text, start, end))
-    return _body_words(found)
+    return _body_words(found, LEXER_KEYWORDS["python"])
 
 
 def names_in_bytes(
-    source: bytes, segments: list[tuple[int, int]], lexer: re.Pattern[bytes]
+    source: bytes,
+    segments: list[tuple[int, int]],
+    lexer: re.Pattern[bytes],
+    keywords: frozenset[str] = KEYWORDS,
 ) -> BodyWords:
     """The names and strings `lexer` (one of `LEXERS`) finds in `source`'s segments, as
-    `names`."""
+    `names`, skipping `keywords` (the lexer's `LEXER_KEYWORDS`)."""
     found: list[tuple[bytes, bytes]] = []
     for start, end in segments:
         found.extend(lexer.findall(source, start, end))
@@ -175,7 +194,7 @@ def names_in_bytes(
         (string.decode("utf-8", "replace"), name.decode("ascii", "replace"))
         for string, name in found
     )
-    return _body_words(decoded)
+    return _body_words(decoded, keywords)
 
 
 def context_words(identifiers: Iterable[str], strings: Iterable[str] = ()) -> str:

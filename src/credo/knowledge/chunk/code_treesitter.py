@@ -43,7 +43,7 @@ from credo.knowledge.chunk.code_fallback import (
 )
 from credo.knowledge.chunk.code_grammars import GRAMMARS, MEMBER_SCOPES, Grammar
 from credo.knowledge.chunk.code_macros import read_items
-from credo.knowledge.chunk.code_names import lexer, names_in_bytes, own_segments
+from credo.knowledge.chunk.code_names import LEXER_KEYWORDS, lexer, names_in_bytes, own_segments
 from credo.knowledge.chunk.code_outline import (
     Definition,
     Outline,
@@ -133,11 +133,12 @@ def read_tree(lines: list[str], grammar: str) -> Outline | None:
         definitions += documented_values(reader, definitions, rows)
     definitions += declared_values(reader, definitions, rows)  # (after: those are theirs)
     body_lexer = lexer(loaded.grammar.lexer)
+    keywords = LEXER_KEYWORDS[loaded.grammar.lexer]
     named = masked(source, lines, configs) if configs else source  # (no secret in a name)
     for found, segments in zip(
         definitions, own_segments([f.body for f in definitions]), strict=True
     ):
-        words = names_in_bytes(named, segments, body_lexer)
+        words = names_in_bytes(named, segments, body_lexer, keywords)
         found.definition.identifiers, found.definition.strings = words.names, words.strings
     header = reader.header()
     fragments = [

@@ -202,4 +202,7 @@
 # 98: a repeated heading's lead is one no passage of the file holds, later ones too: with the
 #     definitions told apart first (97), a heading took the lead a later definition held
 #     (one text, one belief: the definition's passage in none; review67)
-READER_VERSION = 98
+# 99: a Python or JavaScript body's names `long`, `short`, `namespace` (C-family keywords,
+#     not theirs) are read into its context: commander's `option.long` / `option.short`
+#     were in no context (code68)
+READER_VERSION = 99
