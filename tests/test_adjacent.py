@@ -152,13 +152,14 @@ def test_the_code_extensions_are_ingest_s_code_extensions() -> None:
     """retrieval does not import knowledge, so credo.types lists the code extensions itself:
     the two lists must not drift apart (a language added to ingest would gain here)."""
     from credo.knowledge.chunk.language import CONFIG_LANGUAGES, EXTENSIONS, PROSE_LANGUAGES
-    from credo.retrieval.adjacent import CODE_SUFFIXES
-    from credo.types import CODE_EXTENSIONS
+    from credo.types import CODE_EXTENSIONS, is_code_path
 
     other = PROSE_LANGUAGES | CONFIG_LANGUAGES
     code = {e for e, language in EXTENSIONS.items() if language not in other}
     assert code == CODE_EXTENSIONS
-    assert set(CODE_SUFFIXES) == {f".{e}" for e in code}
+    assert all(is_code_path(f"src/a.{e.upper()}") for e in code)
+    assert not any(is_code_path(f"docs/a.{e}") for e in EXTENSIONS.keys() - code)
+    assert not is_code_path("py") and not is_code_path("src.py/README")
 
 
 def test_warm_cold_and_postgresql_give_the_same_answers(tmp_path: Path) -> None:

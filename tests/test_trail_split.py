@@ -67,3 +67,11 @@ def test_what_ingest_writes_splits_back_exactly(
     bare = TRAIL_SEPARATOR.join((path, *titles))
     if not split_lines(bare)[1]:  # (a last title "L1-L2" is a range: the one ambiguity)
         assert split_trail(bare) == Trail(path, tuple(titles), "")
+
+
+def test_a_trail_s_path_is_before_its_titles_and_its_range() -> None:
+    from credo.types import trail_path
+
+    assert trail_path("docs/a.md › Use L2 cache L4-L9") == "docs/a.md"
+    assert trail_path("src/pool.py L1-L20") == "src/pool.py"  # (module-level code)
+    assert trail_path("notes/Design Log.md") == "notes/Design Log.md"  # (imported, no range)

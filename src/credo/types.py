@@ -71,6 +71,7 @@ CODE_EXTENSIONS = frozenset(
         *("java", "kt", "kts", "scala", "swift", "groovy", "sh", "bash", "zsh", "ksh"),
     }
 )
+_CODE_SUFFIXES = tuple(f".{e}" for e in sorted(CODE_EXTENSIONS))
 # The last line of a short ingested passage's context: words that only lengthen the row for
 # BM25 (knowledge/ingest/context.py says why); an index detail, never shown.
 LENGTH_FILLER = "credolengthfiller"
@@ -125,6 +126,16 @@ def split_lines(trail: str) -> tuple[str, str]:
         if dash and start.isdigit() and end.isdigit() and last.isascii():
             return head, last
     return trail, ""
+
+
+def trail_path(trail: str) -> str:
+    """The file of a trail ``path › A › B L4-L9``: its path, the line range dropped."""
+    return split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0]
+
+
+def is_code_path(path: str) -> bool:
+    """Whether ``path`` names a source file ingest reads as code (``CODE_EXTENSIONS``)."""
+    return path.lower().endswith(_CODE_SUFFIXES)
 
 
 def line_span(lines: str) -> tuple[int, int] | None:

@@ -43,12 +43,10 @@ from credo.retrieval.specific import by_score, sections
 from credo.store.fts import STOPWORDS
 from credo.store.identifier import name_parts
 from credo.store.stem import stem, tokens
-from credo.types import CODE_EXTENSIONS
+from credo.types import is_code_path, trail_path
 
 TOP = 40  # the ranks read (as spread.py reads them): a near tie past 10 may enter the 10
 SHARE = 0.006  # of a passage's score, per pair of the question's words it holds side by side
-CODE_SUFFIXES = tuple(f".{e}" for e in sorted(CODE_EXTENSIONS))  # their passages gain nothing
-
 _NAME = re.compile(r"[^\W_]+")  # (a path's names: ``name_parts`` splits each at case changes)
 
 Extras = Callable[[Iterable[str]], Mapping[str, str]]  # ``Store.index_extras``
@@ -122,4 +120,4 @@ def _path_pairs(trail: str) -> frozenset[tuple[str, str]]:
 
 @lru_cache(maxsize=8192)  # (the same)
 def _code(trail: str) -> bool:
-    return sections(trail)[0].lower().endswith(CODE_SUFFIXES)
+    return is_code_path(trail_path(trail))  # (a code file's passages gain nothing)

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from credo.retrieval.rank import ID, SCORE, Ranked, rescored
 from credo.retrieval.specific import by_score, without_lines
-from credo.types import CODE_EXTENSIONS, TRAIL_SEPARATOR
+from credo.types import TRAIL_SEPARATOR, is_code_path
 
 AGAIN = 0.5  # the share of its score a head keeps below its own member
 WINDOW = 40  # the first ranks read (as spread.py)
@@ -51,8 +51,7 @@ def _section(trail: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] 
     name a definition (its outer parts, path + at least one name); None for documentation,
     configuration or module-level code."""
     parts = tuple(without_lines(trail).split(TRAIL_SEPARATOR))
-    name = parts[0].rsplit("/", 1)[-1]
-    if len(parts) < 2 or name.rpartition(".")[2].lower() not in CODE_EXTENSIONS:
+    if len(parts) < 2 or not is_code_path(parts[0]):
         return None
     return parts, tuple(parts[:n] for n in range(2, len(parts)))
 

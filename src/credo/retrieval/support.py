@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from credo.retrieval.rank import SCORE, Ranked, rescored
 from credo.retrieval.specific import TOP, by_id, by_score
-from credo.types import TRAIL_SEPARATOR, split_lines
+from credo.types import trail_path
 
 SHARE = 0.0005  # of a file's first passage's score, per other passage of its file in TOP
 
@@ -63,12 +63,10 @@ def by_file_support(ranked: list[Ranked], trails: Mapping[str, str]) -> list[Ran
 
 
 def _file(trail: str | None) -> str | None:
-    """The file of a trail ``path › A › B L4-L9`` (``specific.sections``' path): its line
-    range dropped when it has no section titles."""
+    """The file of a trail (``file_of``), None without one."""
     return file_of(trail) if trail else None
 
 
-@lru_cache(maxsize=8192)  # (asked of the first ranks' trails each query: a lookup when met)
-def file_of(trail: str) -> str:
-    """The file of a trail ``path › A › B L4-L9``: its path, the line range dropped."""
-    return split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0]
+# The file of a trail (``types.trail_path``), asked of the first ranks' trails each query:
+# a lookup when met.
+file_of = lru_cache(maxsize=8192)(trail_path)

@@ -31,7 +31,7 @@ from credo.retrieval.prior import is_history
 from credo.retrieval.rank import ID, PARTS, SCORE, Ranked
 from credo.retrieval.specific import GRAIN, by_id, by_score
 from credo.store.changelog import changelog_stems, is_changelog_path
-from credo.types import TRAIL_SEPARATOR, split_lines, split_trail
+from credo.types import TRAIL_SEPARATOR, split_trail, trail_path
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -113,7 +113,7 @@ def _changelogs(trails: Iterable[str]) -> list[str]:
     files: dict[str, None] = {}
     for trail in trails:
         if is_history(trail):
-            files.setdefault(split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0])
+            files.setdefault(trail_path(trail))
     return list(files)
 
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from credo.retrieval.lanes.line import query_stems
 from credo.store.fts import STOPWORDS
 from credo.store.stem import stem, tokens
-from credo.types import TRAIL_SEPARATOR, split_lines, split_trail
+from credo.types import split_trail, trail_path
 
 if TYPE_CHECKING:
     from credo.store import Store
@@ -65,7 +65,7 @@ def title_share(trail: str, asked: frozenset[str]) -> float:
 
 def is_document(trail: str) -> bool:
     """Whether ``trail`` (a passage's) places it in a documentation file, by its name."""
-    name = split_lines(trail)[0].partition(TRAIL_SEPARATOR)[0].rsplit("/", 1)[-1]
+    name = trail_path(trail).rsplit("/", 1)[-1]
     return name.rpartition(".")[2].lower() in _DOCUMENTS if "." in name else False
 
 
